@@ -1,0 +1,1 @@
+"""LangChain integration of unified-search (retrievers, tools, compressors, prompts, callbacks)."""

@@ -1,0 +1,1 @@
+"""LlamaIndex integration of unified-search (retrievers, postprocessors, prompts, instrumentation)."""

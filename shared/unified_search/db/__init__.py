@@ -1,0 +1,1 @@
+"""Database search: a safe query DSL over SQL tables."""

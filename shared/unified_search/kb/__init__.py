@@ -1,0 +1,1 @@
+"""Knowledge base search over Chroma collections."""

@@ -1,0 +1,45 @@
+"""Merge the results of several requests into one deduplicated candidate list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from unified_search.config import Weights
+from unified_search.types import ResultItem, SearchResult
+
+
+def weighted_items(result: SearchResult, weights: Weights) -> list[ResultItem]:
+    """Stamp each item of ``result`` with the result's source and that source's weight."""
+    weight = weights.of(result.source)
+    return [
+        item
+        if item.weight == weight and item.source is result.source
+        else item.model_copy(update={"weight": weight, "source": result.source})
+        for item in result.items
+    ]
+
+
+def dedup(items: Sequence[ResultItem]) -> list[ResultItem]:
+    """Keep one item per identity: the highest weight, then the highest score, then the first seen.
+
+    The survivor takes the position of the first occurrence, so the merged order
+    stays stable.
+
+    Example:
+        >>> a = ResultItem(type="web", url="https://x.io/a?utm_source=feed", weight=0.6)
+        >>> b = ResultItem(type="web", url="http://x.io/a/", weight=1.0)
+        >>> [i.url for i in dedup([a, b])]
+        ['http://x.io/a/']
+    """
+    best: dict[str, ResultItem] = {}
+    for item in items:
+        key = item.key
+        kept = best.get(key)
+        if kept is None or (item.weight, item.score) > (kept.weight, kept.score):
+            best[key] = item
+    return list(best.values())
+
+
+def merge(results: Sequence[SearchResult | None], weights: Weights) -> list[ResultItem]:
+    """Weigh every finished result's items and deduplicate them across results."""
+    return dedup([item for r in results if r is not None for item in weighted_items(r, weights)])

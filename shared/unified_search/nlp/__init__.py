@@ -1,0 +1,1 @@
+"""Query understanding: keywords, intent, expansion."""

@@ -1,0 +1,246 @@
+"""The data model shared by every source, the engine and the adapters.
+
+All models are pydantic v2 values: build them, copy them with
+``model_copy(update=...)``, never change them in place. JSON field names follow
+the design documents (``citation_id``, ``record_id``, ``graph_nodes`` ...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from unified_search.errors import ErrorInfo
+from unified_search.urls import canonical_url
+
+JSON = dict[str, Any]
+TimeRange = Literal["day", "week", "month", "year"]
+SearchDepth = Literal["basic", "advanced"]
+
+
+class SearchType(StrEnum):
+    """Which kind of source a request goes to."""
+
+    WEB = "web"
+    KB = "kb"
+    DB = "db"
+
+
+class Source(StrEnum):
+    """Who asked for a search; it decides the default weight of what it finds."""
+
+    USER = "user"
+    HOOK = "hook"
+    AUTO = "auto"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RerankOptions(_Model):
+    """Per-request reranking settings."""
+
+    top_n: int | None = Field(default=None, ge=1, le=1000)
+    """Keep this many items after reranking; ``None`` uses ``rerank.top_n``."""
+    uses: str | None = None
+    """Reranker name for this request; ``None`` uses ``uses.rerank``."""
+
+
+class SearchRequest(_Model):
+    """One query to one kind of source.
+
+    Example:
+        >>> SearchRequest(query="wireless headphones under $100", type="db", models=["products"])
+        SearchRequest(query='wireless headphones under $100', type=<SearchType.DB: 'db'>, ...)
+    """
+
+    query: str
+    """The question or search terms; surrounding whitespace is removed."""
+    type: SearchType = SearchType.WEB
+    limit: int | None = Field(default=None, ge=1, le=100)
+    """Most items wanted from this source; ``None`` uses the source's configured maximum."""
+    source: Source = Source.USER
+    sites: list[str] = Field(default_factory=list)
+    """Web: only these domains."""
+    exclude_sites: list[str] = Field(default_factory=list)
+    """Web: never these domains."""
+    time_range: TimeRange | None = None
+    """Web: only pages published within the last day, week, month or year."""
+    search_depth: SearchDepth | None = None
+    """Web: ``advanced`` asks providers that support it for a deeper search."""
+    collections: list[str] = Field(default_factory=list)
+    """Knowledge base: collections to search; empty means the configured ones."""
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Knowledge base: minimum cosine similarity in 0..1; ``None`` uses ``kb.threshold``."""
+    graph: bool = False
+    """Knowledge base: also return associated entities, relations and graph nodes."""
+    models: list[str] = Field(default_factory=list)
+    """Database: tables or views to query; empty means the configured ones."""
+    wheres: list[JSON] = Field(default_factory=list)
+    """Database: pre-defined query DSL conditions merged with the generated ones."""
+    orders: list[JSON] = Field(default_factory=list)
+    """Database: pre-defined query DSL ordering merged with the generated one."""
+    select: list[str] = Field(default_factory=list)
+    """Database: columns to return; empty means all."""
+    rerank: RerankOptions | None = None
+    use_keywords: bool = True
+    """Send extracted keywords instead of the raw query where ``uses.keyword`` is set."""
+    options: JSON = Field(default_factory=dict)
+    """Source-specific extras (for example a SerpAPI ``engine``); each source documents its own."""
+
+    @field_validator("query")
+    @classmethod
+    def _query_has_text(cls, value: str) -> str:
+        stripped = value.strip()
+        if not stripped:
+            raise ValueError("query must contain text")
+        return stripped
+
+
+class ResultItem(_Model):
+    """One thing a source found: a web page, a knowledge-base chunk or a database row."""
+
+    type: SearchType
+    title: str = ""
+    content: str = ""
+    url: str | None = None
+    score: float = 0.0
+    """Relevance reported by the source, in 0..1 where the source allows it."""
+    weight: float = 1.0
+    """Trust in the source that asked (user / hook / auto), set by the engine."""
+    source: Source = Source.USER
+    citation_id: str | None = None
+    """``ref_001`` ... assigned by the engine in final order."""
+    document_id: str | None = None
+    collection: str | None = None
+    model: str | None = None
+    record_id: str | None = None
+    data: JSON | None = None
+    metadata: JSON = Field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """Identity used to deduplicate: the same page, chunk or row from two searches."""
+        if self.type is SearchType.WEB and self.url:
+            return "web:" + canonical_url(self.url)
+        if self.type is SearchType.KB and self.document_id:
+            return f"kb:{self.collection or ''}:{self.document_id}"
+        if self.type is SearchType.DB and self.record_id is not None:
+            return f"db:{self.model or ''}:{self.record_id}"
+        digest = hashlib.sha256(f"{self.title}\n{self.content}".encode()).hexdigest()[:32]
+        return f"{self.type.value}:sha256:{digest}"
+
+
+class Entity(_Model):
+    """A named thing found in text or in a query."""
+
+    name: str
+    type: str = "concept"
+
+
+class Relation(_Model):
+    """A link between two entities."""
+
+    source: str
+    target: str
+    type: str = "related_to"
+    weight: float = 1.0
+
+
+class GraphNode(_Model):
+    """An entity associated with a query through the knowledge graph."""
+
+    name: str
+    type: str = "concept"
+    relation: str | None = None
+    """How the node relates to an entity of the query (``None`` for the query's own entities)."""
+    score: float = 0.0
+
+
+class SearchResult(_Model):
+    """What one request produced: items, or an error, never an exception."""
+
+    type: SearchType
+    query: str
+    source: Source = Source.USER
+    items: list[ResultItem] = Field(default_factory=list)
+    total: int = 0
+    duration_ms: float = 0.0
+    error: ErrorInfo | None = None
+    """Why the request failed as a whole."""
+    failures: list[ErrorInfo] = Field(default_factory=list)
+    """Parts that failed while others succeeded (for example one of several web providers)."""
+    keywords: list[str] = Field(default_factory=list)
+    dsl: JSON | None = None
+    entities: list[Entity] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    graph_nodes: list[GraphNode] = Field(default_factory=list)
+    metadata: JSON = Field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when the request did not fail as a whole."""
+        return self.error is None
+
+
+class Reference(_Model):
+    """A cited item as the model and the user see it."""
+
+    id: str
+    """The citation ID, ``ref_001`` ..."""
+    index: int = Field(ge=1)
+    """1-based position of the reference within its request."""
+    type: SearchType
+    source: Source
+    weight: float
+    score: float
+    title: str = ""
+    content: str = ""
+    url: str | None = None
+    document_id: str | None = None
+    collection: str | None = None
+    model: str | None = None
+    record_id: str | None = None
+    data: JSON | None = None
+    metadata: JSON = Field(default_factory=dict)
+
+    @classmethod
+    def from_item(cls, item: ResultItem) -> Reference:
+        """Build the reference of an item that already carries a citation ID."""
+        if item.citation_id is None:
+            raise ValueError("item has no citation_id")
+        fields = item.model_dump(exclude={"citation_id"})
+        return cls(id=item.citation_id, index=citation_index(item.citation_id), **fields)
+
+
+class ReferenceContext(_Model):
+    """The references handed to a model: the list, the ``<references>`` XML and the prompt."""
+
+    references: list[Reference] = Field(default_factory=list)
+    xml: str = ""
+    prompt: str = ""
+    tokens: int = 0
+    """Tokens used by ``xml`` (cl100k_base)."""
+    truncated: list[str] = Field(default_factory=list)
+    """Citation IDs whose content was shortened to fit the token budget."""
+    omitted: list[str] = Field(default_factory=list)
+    """Citation IDs left out of ``xml`` because the budget was spent; still in ``references``."""
+
+
+def citation_id(index: int) -> str:
+    """Format the citation ID of a 1-based index: ``1`` → ``ref_001``."""
+    if index < 1:
+        raise ValueError("citation index starts at 1")
+    return f"ref_{index:03d}"
+
+
+def citation_index(cid: str) -> int:
+    """Parse the 1-based index out of a citation ID: ``ref_001`` → ``1``."""
+    prefix, _, number = cid.partition("_")
+    if prefix != "ref" or not number.isdigit() or int(number) < 1:
+        raise ValueError(f"not a citation ID: {cid!r}")
+    return int(number)

@@ -1,0 +1,1 @@
+"""Web search: providers, URL retrieval, shared HTTP, caching."""
