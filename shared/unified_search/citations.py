@@ -170,14 +170,21 @@ def build_context(items: Sequence[ResultItem], config: CitationConfig) -> Refere
     references = [Reference.from_item(item) for item in items]
     if not references:
         return ReferenceContext()
-    packing = references_xml(references, config.max_tokens)
-    xml = "<references>\n" + "".join(part + "\n" for part in packing.parts) + "</references>"
+    budget = config.max_tokens
+    while True:
+        packing = references_xml(references, budget)
+        xml = "<references>\n" + "".join(part + "\n" for part in packing.parts) + "</references>"
+        tokens = count_tokens(xml)
+        # Token counts of joined parts can differ slightly from their sum; pack again tighter.
+        if tokens <= config.max_tokens or budget <= 0:
+            break
+        budget -= tokens - config.max_tokens
     prompt = citation_prompt(config) if config.auto_inject_prompt else ""
     return ReferenceContext(
         references=references,
         xml=xml,
         prompt=prompt,
-        tokens=count_tokens(xml),
+        tokens=tokens,
         truncated=packing.truncated,
         omitted=packing.omitted,
     )

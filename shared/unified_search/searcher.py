@@ -23,7 +23,6 @@ from unified_search.merge import merge
 from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
-from unified_search.rerank.weighted import weighted_order
 from unified_search.response import SearchResponse
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType, Source
 
@@ -259,13 +258,8 @@ class Searcher:
         if not candidates:
             return []
         lists = [r.items for r in results if r is not None and r.items]
-        try:
-            return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
-        except Exception:
-            logger.warning(
-                "reranker %r failed; falling back to weighted order", reranker.name, exc_info=True
-            )
-            return weighted_order(candidates, top_n)
+        # get_reranker wraps every reranker that can fail in the weighted fallback.
+        return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
 
     async def _record(self, response: SearchResponse, config: SearchConfig, trace: Trace) -> None:
         if self.store is None:

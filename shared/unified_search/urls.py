@@ -46,13 +46,8 @@ def _is_tracking(name: str) -> bool:
     return lowered in TRACKING_PARAMS or lowered.startswith(_TRACKING_PREFIXES)
 
 
-def clean_url(url: str) -> str:
-    """Return the URL to show: tracking parameters and the fragment removed, host lower-cased.
-
-    Example:
-        >>> clean_url("https://Example.com:443/a?utm_source=x&id=2#top")
-        'https://example.com/a?id=2'
-    """
+def _split(url: str) -> tuple[str, str, str, list[tuple[str, str]]]:
+    """Split into scheme, host[:port] (lower-case, default port dropped), path and kept params."""
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
@@ -63,10 +58,19 @@ def clean_url(url: str) -> str:
     except ValueError:
         port = None
     netloc = host if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host}:{port}"
-    query = [
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k)
-    ]
-    return urlunsplit((scheme, netloc, parts.path or "/", urlencode(query), ""))
+    params = parse_qsl(parts.query, keep_blank_values=True) if parts.query else []
+    return scheme, netloc, parts.path, [(k, v) for k, v in params if not _is_tracking(k)]
+
+
+def clean_url(url: str) -> str:
+    """Return the URL to show: tracking parameters and the fragment removed, host lower-cased.
+
+    Example:
+        >>> clean_url("https://Example.com:443/a?utm_source=x&id=2#top")
+        'https://example.com/a?id=2'
+    """
+    scheme, netloc, path, params = _split(url)
+    return urlunsplit((scheme, netloc, path or "/", urlencode(params), ""))
 
 
 def canonical_url(url: str) -> str:
@@ -76,8 +80,6 @@ def canonical_url(url: str) -> str:
         >>> canonical_url("http://www.example.com/docs/?b=2&a=1&utm_medium=feed")
         'example.com/docs?a=1&b=2'
     """
-    parts = urlsplit(clean_url(url))
-    host = parts.netloc.removeprefix("www.")
-    path = _MULTI_SLASH.sub("/", parts.path).rstrip("/")
-    query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-    return f"{host}{path}" + (f"?{query}" if query else "")
+    _, netloc, path, params = _split(url)
+    identity = netloc.removeprefix("www.") + _MULTI_SLASH.sub("/", path).rstrip("/")
+    return f"{identity}?{urlencode(sorted(params))}" if params else identity

@@ -36,4 +36,5 @@ class WeightedReranker:
 def weighted_order(items: Sequence[ResultItem], top_n: int | None = None) -> list[ResultItem]:
     """Sort by ``score × weight`` (stable), cut to ``top_n`` and record the product."""
     ranked = sorted(enumerate(items), key=lambda pair: (-(pair[1].score * pair[1].weight), pair[0]))
-    return cut([with_rerank_score(item, item.score * item.weight) for _, item in ranked], top_n)
+    kept = cut([item for _, item in ranked], top_n)
+    return [with_rerank_score(item, item.score * item.weight) for item in kept]

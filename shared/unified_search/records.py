@@ -1,0 +1,349 @@
+"""What the store keeps about one search: the record model and how a response becomes records.
+
+One ``SearchRecord`` is kept per finished request of a response. Its
+references are the cited references whose item that request found; an item
+found by several requests of one call (deduplicated by the engine) belongs to
+the first request that found it. API keys never reach a record: its
+configuration is redacted when the record is built.
+
+The table shapes and the record ↔ row conversions used by
+``unified_search.store`` live here too, next to the model they mirror.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticSerializationError, to_jsonable_python
+from sqlalchemy import (
+    JSON as SQL_JSON,
+)
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+from unified_search.auth import Secret
+from unified_search.config import SearchConfig
+from unified_search.errors import ErrorInfo
+from unified_search.response import SearchResponse
+from unified_search.types import (
+    JSON,
+    Entity,
+    GraphNode,
+    Reference,
+    Relation,
+    SearchResult,
+    SearchType,
+    Source,
+    citation_index,
+)
+
+# A key whose words name a credential: api_key, apiKey, X-API-Key, client_secret, token, password ...
+_SENSITIVE_KEY = re.compile(
+    r"(?:^|_)(?:api_?key|access_?key|secret|token|password|passwd|authorization|bearer)(?:_|$)"
+)
+# What an environment variable name looks like; a credential key holding one is a reference, not a key.
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
+def is_sensitive_key(key: str) -> bool:
+    """Tell whether a configuration key names a credential (``TAVILY_API_KEY``, ``apiKey`` ...)."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").lower()
+    return _SENSITIVE_KEY.search(words) is not None
+
+
+def redact(value: Any) -> Any:
+    """Drop every credential-named key whose string value is not an environment variable name.
+
+    ``max_tokens: 8000`` stays (not a string); ``api_key: "TAVILY_API_KEY"`` stays
+    (a variable name); ``api_key: "tvly-123"`` goes.
+    """
+    if isinstance(value, Mapping):
+        return {
+            str(key): redact(item)
+            for key, item in value.items()
+            if not (is_sensitive_key(str(key)) and _is_raw_secret(item))
+        }
+    if isinstance(value, list | tuple):
+        return [redact(item) for item in value]
+    return value
+
+
+def _is_raw_secret(value: Any) -> bool:
+    return isinstance(value, str) and bool(value) and _ENV_NAME.fullmatch(value) is None
+
+
+def config_json(config: SearchConfig) -> JSON:
+    """Serialise ``config`` for storage, with secrets as variable names and raw keys removed."""
+    try:
+        dumped: JSON = config.model_dump(mode="json")
+    except PydanticSerializationError:
+        # A Secret built from a raw token refuses to serialise; store it as absent instead.
+        dumped = _plain(config)
+    result: JSON = redact(dumped)
+    return result
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Secret):
+        return value.env
+    if isinstance(value, BaseModel):
+        return {name: _plain(getattr(value, name)) for name in type(value).model_fields}
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(item) for item in value]
+    return to_jsonable_python(value)
+
+
+class SearchRecord(BaseModel):
+    """One stored search: a request, what it found and cited, and how long it took.
+
+    Example:
+        >>> record = SearchRecord(request_id="r1", query="vector index", type="kb")
+        >>> record.references, record.deleted_at
+        ([], None)
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int | None = None
+    """Assigned by the store when the record is saved."""
+    request_id: str = Field(max_length=255)
+    """The request context; citation indices are unique within it."""
+    chat_id: str | None = Field(default=None, max_length=255)
+    query: str
+    type: SearchType
+    source: Source = Source.USER
+    config: JSON = Field(default_factory=dict)
+    """The configuration the search ran with; credentials are removed on validation."""
+    keywords: list[str] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    dsl: JSON | None = None
+    references: list[Reference] = Field(default_factory=list)
+    """References this search contributed, each with its global 1-based index in the request."""
+    graph: list[GraphNode] = Field(default_factory=list)
+    xml: str = ""
+    prompt: str = ""
+    duration_ms: float = Field(default=0.0, ge=0.0)
+    error: ErrorInfo | None = None
+    created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    deleted_at: datetime | None = None
+
+    @field_validator("request_id")
+    @classmethod
+    def _request_id_has_text(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("request_id must not be empty")
+        return value
+
+    @field_validator("config")
+    @classmethod
+    def _no_credentials(cls, value: JSON) -> JSON:
+        redacted: JSON = redact(value)
+        return redacted
+
+    @field_validator("created_at", "deleted_at")
+    @classmethod
+    def _in_utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @model_validator(mode="after")
+    def _indices_match_ids(self) -> SearchRecord:
+        seen: set[int] = set()
+        for ref in self.references:
+            if citation_index(ref.id) != ref.index:
+                raise ValueError(f"references: index {ref.index} does not match id {ref.id!r}")
+            if ref.index in seen:
+                raise ValueError(f"references: index {ref.index} appears twice")
+            seen.add(ref.index)
+        return self
+
+
+def as_utc(moment: datetime) -> datetime:
+    """Return ``moment`` in UTC; a naive time is taken to be UTC already (as SQLite returns it)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def records_from_response(response: SearchResponse, config: SearchConfig) -> list[SearchRecord]:
+    """Build one record per finished request of ``response``, each with the references it found."""
+    finished = [result for result in response.results if result is not None]
+    owned = _references_by_result(response, finished)
+    stored_config = config_json(config)
+    now = datetime.now(UTC)
+    return [
+        _record(response, result, owned[position], stored_config, now)
+        for position, result in enumerate(finished)
+    ]
+
+
+def _references_by_result(
+    response: SearchResponse, finished: list[SearchResult]
+) -> list[list[Reference]]:
+    """Give each cited reference to the first result that found its item.
+
+    A reference whose item no result lists (possible only in a hand-built
+    response) goes to the first record, so nothing cited is lost.
+    """
+    owner: dict[str, int] = {}
+    for position, result in enumerate(finished):
+        for item in result.items:
+            owner.setdefault(item.key, position)
+    keys = {item.citation_id: item.key for item in response.items if item.citation_id}
+    owned: list[list[Reference]] = [[] for _ in finished]
+    for ref in response.context.references:
+        if owned:
+            owned[owner.get(keys.get(ref.id, ""), 0)].append(ref)
+    return owned
+
+
+def _record(
+    response: SearchResponse,
+    result: SearchResult,
+    references: list[Reference],
+    config: JSON,
+    created_at: datetime,
+) -> SearchRecord:
+    return SearchRecord(
+        request_id=response.request_id,
+        chat_id=response.chat_id,
+        query=result.query,
+        type=result.type,
+        source=result.source,
+        config=config,
+        keywords=result.keywords,
+        entities=result.entities,
+        relations=result.relations,
+        dsl=result.dsl,
+        references=references,
+        graph=result.graph_nodes,
+        xml=response.context.xml,
+        prompt=response.context.prompt,
+        duration_ms=result.duration_ms,
+        error=result.error,
+        created_at=created_at,
+    )
+
+
+# -- table rows -------------------------------------------------------------------------------
+
+# The reference fields that have their own column; the rest is kept as JSON in ``extra``.
+_REF_COLUMNS = {"id", "index", "type", "title", "url", "content"}
+
+
+def define_tables(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
+    """Declare the records and references tables (see ``unified_search.store``)."""
+    records = _records_table(metadata, prefix)
+    return records, _references_table(metadata, prefix, records)
+
+
+def _records_table(metadata: MetaData, prefix: str) -> Table:
+    return Table(
+        f"{prefix}search_records",
+        metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("request_id", String(255), nullable=False, index=True),
+        Column("chat_id", String(255), index=True),
+        Column("query", Text, nullable=False),
+        Column("type", String(16), nullable=False),
+        Column("source", String(16), nullable=False),
+        Column("config", SQL_JSON, nullable=False),
+        Column("keywords", SQL_JSON, nullable=False),
+        Column("entities", SQL_JSON, nullable=False),
+        Column("relations", SQL_JSON, nullable=False),
+        Column("dsl", SQL_JSON(none_as_null=True)),
+        Column("reference_indices", SQL_JSON, nullable=False),
+        Column("graph", SQL_JSON, nullable=False),
+        Column("xml", Text, nullable=False),
+        Column("prompt", Text, nullable=False),
+        Column("duration_ms", Float, nullable=False),
+        Column("error", SQL_JSON(none_as_null=True)),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("deleted_at", DateTime(timezone=True)),
+    )
+
+
+def _references_table(metadata: MetaData, prefix: str, records: Table) -> Table:
+    return Table(
+        f"{prefix}search_references",
+        metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_id", Integer, ForeignKey(records.c.id), nullable=False, index=True),
+        Column("request_id", String(255), nullable=False),
+        Column("ref_index", Integer, nullable=False),
+        Column("citation_id", String(32), nullable=False),
+        Column("type", String(16), nullable=False),
+        Column("title", Text, nullable=False),
+        Column("url", Text),
+        Column("content", Text, nullable=False),
+        Column("extra", SQL_JSON, nullable=False),
+        UniqueConstraint(
+            "request_id", "ref_index", name=f"{prefix}search_references_request_index"
+        ),
+    )
+
+
+def _text(value: str) -> str:
+    # PostgreSQL text cannot hold NUL; store U+FFFD everywhere so both dialects agree.
+    return value.replace("\x00", "\ufffd")
+
+
+def record_row(record: SearchRecord) -> dict[str, Any]:
+    """Return the records-table row of ``record`` (its references are listed by index only)."""
+    data = record.model_dump(mode="json", exclude={"id", "references", "created_at", "deleted_at"})
+    for name in ("query", "xml", "prompt"):
+        data[name] = _text(data[name])
+    data["reference_indices"] = [ref.index for ref in record.references]
+    return {**data, "created_at": record.created_at, "deleted_at": record.deleted_at}
+
+
+def record_from_row(row: Any, by_index: dict[int, Reference]) -> SearchRecord:
+    """Rebuild a record from its row and the stored references of its request."""
+    data = dict(row)
+    indices = data.pop("reference_indices")
+    data["references"] = [by_index[index] for index in indices if index in by_index]
+    return SearchRecord.model_validate(data)
+
+
+def reference_row(record_id: int, request_id: str, ref: Reference) -> dict[str, Any]:
+    """Return the references-table row of ``ref``, first cited by record ``record_id``."""
+    return {
+        "record_id": record_id,
+        "request_id": request_id,
+        "ref_index": ref.index,
+        "citation_id": ref.id,
+        "type": ref.type.value,
+        "title": _text(ref.title),
+        "url": None if ref.url is None else _text(ref.url),
+        "content": _text(ref.content),
+        "extra": ref.model_dump(mode="json", exclude=_REF_COLUMNS),
+    }
+
+
+def reference_from_row(row: Any) -> Reference:
+    """Rebuild a reference from its row."""
+    return Reference(
+        id=row["citation_id"],
+        index=row["ref_index"],
+        type=row["type"],
+        title=row["title"],
+        url=row["url"],
+        content=row["content"],
+        **row["extra"],
+    )

@@ -1,0 +1,47 @@
+"""Fixtures shared by every test: a hermetic environment and the local database servers."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+#: Environment variables that would leak a developer's real setup into the tests.
+_LEAKY_PREFIXES = ("UNIFIED_SEARCH_", "TAVILY_", "SERPER_", "SERPAPI_", "BRAVE_", "EXA_", "JINA_", "COHERE_", "SEARXNG_", "OPENAI_")
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remove API keys and config pointers so tests see only what they set."""
+    for name in list(os.environ):
+        if name.startswith(_LEAKY_PREFIXES):
+            monkeypatch.delenv(name)
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The local PostgreSQL server's URL; skips (with the reason) when no server listens."""
+    if not _reachable("127.0.0.1", 5432):
+        pytest.skip("PostgreSQL is not listening on 127.0.0.1:5432")
+    yield POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The local Redis server's URL; skips (with the reason) when no server listens."""
+    if not _reachable("127.0.0.1", 6379):
+        pytest.skip("Redis is not listening on 127.0.0.1:6379")
+    yield REDIS_URL

@@ -1,0 +1,63 @@
+import subprocess
+import sys
+
+import pytest
+
+import unified_search
+
+EXPECTED = [
+    "Citations",
+    "ConfigurationError",
+    "Entity",
+    "ErrorCode",
+    "ErrorInfo",
+    "EventName",
+    "GraphNode",
+    "Mode",
+    "Reference",
+    "ReferenceContext",
+    "Relation",
+    "ResultItem",
+    "SearchConfig",
+    "SearchContext",
+    "SearchError",
+    "SearchEvent",
+    "SearchHandler",
+    "SearchRequest",
+    "SearchResponse",
+    "SearchRecord",
+    "SearchResult",
+    "SearchStore",
+    "SearchType",
+    "Searcher",
+    "Secret",
+    "Source",
+    "TraceNode",
+    "TraceStatus",
+    "build_context",
+    "citation_prompt",
+    "parse_citations",
+]
+
+
+def test_core_public_names_are_pinned() -> None:
+    assert unified_search.__all__ == EXPECTED
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_every_public_name_resolves(name: str) -> None:
+    assert getattr(unified_search, name) is not None
+
+
+def test_unknown_attribute_raises() -> None:
+    with pytest.raises(AttributeError):
+        unified_search.no_such_name  # noqa: B018
+
+
+def test_core_never_imports_a_framework() -> None:
+    """The core stays framework-free: importing it loads neither LangChain nor LlamaIndex."""
+    code = "import sys, unified_search.searcher, unified_search.citations; print(chr(10).join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(out.split())
+    assert "unified_search.searcher" in loaded
+    assert not any(m.startswith(("langchain", "llama_index")) for m in loaded)
