@@ -37,8 +37,15 @@ class SleepyHandler:
     async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         await asyncio.sleep(self.latency)
         items = [
-            ResultItem(type=request.type, title=f"{request.type} {i}", content="x" * 200, document_id=str(i),
-                       record_id=str(i), url=f"https://example.com/{request.type}/{i}", score=1 - i / 10)
+            ResultItem(
+                type=request.type,
+                title=f"{request.type} {i}",
+                content="x" * 200,
+                document_id=str(i),
+                record_id=str(i),
+                url=f"https://example.com/{request.type}/{i}",
+                score=1 - i / 10,
+            )
             for i in range(5)
         ]
         return SearchResult(type=request.type, query=request.query, items=items)
@@ -63,16 +70,26 @@ async def fan_out_figures(runs: int) -> dict[str, dict[str, float]]:
     async def sequential() -> None:
         ctx = SearchContext(config=searcher.config, request_id="seq")
         for request in requests:
-            await searcher.handler(SearchType(request["type"])).search(SearchRequest.model_validate(request), ctx)
+            await searcher.handler(SearchType(request["type"])).search(
+                SearchRequest.model_validate(request), ctx
+            )
 
     figures = {
         "unified-search all()": (await _median_ms(lambda: searcher.aall(requests), runs), slowest),
-        "unified-search race()": (await _median_ms(lambda: searcher.arace(requests), runs), fastest),
+        "unified-search race()": (
+            await _median_ms(lambda: searcher.arace(requests), runs),
+            fastest,
+        ),
         "unified-search any()": (await _median_ms(lambda: searcher.aany(requests), runs), fastest),
         "sequential calls (one after another)": (await _median_ms(sequential, runs), slowest),
     }
     return {
-        name: {"wall_ms": wall, "reference_ms": ref, "overhead_ms": wall - ref, "vs_sum": wall / total}
+        name: {
+            "wall_ms": wall,
+            "reference_ms": ref,
+            "overhead_ms": wall - ref,
+            "vs_sum": wall / total,
+        }
         for name, (wall, ref) in figures.items()
     }
 
@@ -80,13 +97,40 @@ async def fan_out_figures(runs: int) -> dict[str, dict[str, float]]:
 def _candidates(n: int) -> list[SearchResult]:
     """Three result lists of ``n`` items in all, a fifth of the web pages duplicated across lists."""
     per = n // 3
-    web = [ResultItem(type="web", title=f"page {i}", url=f"https://site{i % 50}.example/p/{i}?utm_source=x",
-                      content="lorem ipsum " * 25, score=(i % 97) / 97) for i in range(per)]
-    dupes = [w.model_copy(update={"url": w.url.replace("https", "http") if w.url else None}) for w in web[: per // 5]]
-    kb = [ResultItem(type="kb", collection="docs", document_id=str(i), content="chunk text " * 25,
-                     score=(i % 89) / 89) for i in range(per)]
-    db = [ResultItem(type="db", model="products", record_id=str(i), content="name: thing", score=(i % 83) / 83)
-          for i in range(n - 2 * per - len(dupes))]
+    web = [
+        ResultItem(
+            type="web",
+            title=f"page {i}",
+            url=f"https://site{i % 50}.example/p/{i}?utm_source=x",
+            content="lorem ipsum " * 25,
+            score=(i % 97) / 97,
+        )
+        for i in range(per)
+    ]
+    dupes = [
+        w.model_copy(update={"url": w.url.replace("https", "http") if w.url else None})
+        for w in web[: per // 5]
+    ]
+    kb = [
+        ResultItem(
+            type="kb",
+            collection="docs",
+            document_id=str(i),
+            content="chunk text " * 25,
+            score=(i % 89) / 89,
+        )
+        for i in range(per)
+    ]
+    db = [
+        ResultItem(
+            type="db",
+            model="products",
+            record_id=str(i),
+            content="name: thing",
+            score=(i % 83) / 83,
+        )
+        for i in range(n - 2 * per - len(dupes))
+    ]
     return [
         SearchResult(type="web", query="q", source=Source.USER, items=web),
         SearchResult(type="kb", query="q", source=Source.HOOK, items=kb),
@@ -126,10 +170,16 @@ def main() -> None:
 
     fan = asyncio.run(fan_out_figures(args.runs))
     post = post_processing_figures(args.runs)
-    print("(1) fan-out over three sources answering in 50 / 100 / 200 ms (median of", args.runs, "runs)")
+    print(
+        "(1) fan-out over three sources answering in 50 / 100 / 200 ms (median of",
+        args.runs,
+        "runs)",
+    )
     print(f"{'system':40} {'wall ms':>9} {'target ms':>10} {'over target':>12} {'wall/sum':>9}")
     for name, row in fan.items():
-        print(f"{name:40} {row['wall_ms']:9.1f} {row['reference_ms']:10.0f} {row['overhead_ms']:+12.1f} {row['vs_sum']:9.2f}")
+        print(
+            f"{name:40} {row['wall_ms']:9.1f} {row['reference_ms']:10.0f} {row['overhead_ms']:+12.1f} {row['vs_sum']:9.2f}"
+        )
     print("\n(2) merge + dedup + weighted rerank (top_n 10) + citation IDs + <references> XML")
     print(f"{'system':40} {'ms p50':>9} {'us/item':>10}")
     for name, row in post.items():

@@ -89,6 +89,14 @@ class Searcher:
             self._handlers[type_] = _builtin_handler(type_, self.config)
         return self._handlers[type_]
 
+    def cite(self, items: Sequence[ResultItem], request_id: str) -> list[ResultItem]:
+        """Give ``items`` citation IDs within ``request_id``'s context (continuing its numbering).
+
+        For items found outside a search, such as a page fetched by URL, that must be
+        citable next to the search results of the same request.
+        """
+        return self._citations.for_request(request_id).assign(items)
+
     # -- async API ------------------------------------------------------------------------
 
     async def asearch(self, request: RequestLike, **options: Any) -> SearchResponse:
@@ -106,6 +114,17 @@ class Searcher:
     async def arace(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
         """Run every request; return once one finishes, with or without items."""
         return await self.arun(requests, mode=Mode.RACE, **options)
+
+    async def adeep_search(
+        self, query: str, *, types: Sequence[SearchType | str] | None = None, **options: Any
+    ) -> SearchResponse:
+        """Classify the intent, expand into sub-queries, search them all, rank by intent.
+
+        See ``unified_search.deep.adeep_search`` for the options.
+        """
+        from unified_search.deep import adeep_search
+
+        return await adeep_search(self, query, types=types, **options)
 
     async def arun(
         self,
@@ -293,6 +312,12 @@ class Searcher:
     def run(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
         """Sync twin of ``arun``."""
         return run_sync(self.arun(requests, **options))
+
+    def deep_search(
+        self, query: str, *, types: Sequence[SearchType | str] | None = None, **options: Any
+    ) -> SearchResponse:
+        """Sync twin of ``adeep_search``."""
+        return run_sync(self.adeep_search(query, types=types, **options))
 
     # -- lifecycle ------------------------------------------------------------------------
 

@@ -25,7 +25,9 @@ def test_documented_defaults() -> None:
 def test_layers_override_only_the_keys_they_set(tmp_path: Path) -> None:
     file = tmp_path / "search.yml"
     file.write_text("rerank:\n  top_n: 3\nweights:\n  hook: 0.5\n", encoding="utf-8")
-    cfg = SearchConfig.load(file, profile={"weights": {"auto": 0.2}}, overrides={"rerank": {"top_n": 7}})
+    cfg = SearchConfig.load(
+        file, profile={"weights": {"auto": 0.2}}, overrides={"rerank": {"top_n": 7}}
+    )
     assert cfg.rerank.top_n == 7  # request beats file
     assert cfg.weights.hook == 0.5  # from the file
     assert cfg.weights.auto == 0.2  # from the profile

@@ -42,6 +42,8 @@ def test_foreign_exceptions_are_translated() -> None:
     assert as_search_error(TimeoutError()).code is ErrorCode.TIMEOUT
     assert as_search_error(ValueError("bad field")).code is ErrorCode.INVALID_QUERY
     unknown = as_search_error(RuntimeError("boom"), provider="p")
-    assert unknown.code is ErrorCode.UNKNOWN and "boom" in unknown.message and unknown.provider == "p"
+    assert (
+        unknown.code is ErrorCode.UNKNOWN and "boom" in unknown.message and unknown.provider == "p"
+    )
     original = SearchError("TIMEOUT", "t")
     assert as_search_error(original) is original

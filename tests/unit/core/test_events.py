@@ -2,7 +2,14 @@ import logging
 
 import pytest
 
-from unified_search.events import EventBus, EventName, SearchEvent, Trace, TraceStatus, progress_message
+from unified_search.events import (
+    EventBus,
+    EventName,
+    SearchEvent,
+    Trace,
+    TraceStatus,
+    progress_message,
+)
 from unified_search.types import SearchType
 
 
@@ -26,7 +33,9 @@ def test_progress_messages(kind: str, count: int, language: str, text: str) -> N
     assert progress_message(kind, count, language) == text  # type: ignore[arg-type]
 
 
-async def test_failing_sink_is_logged_and_others_still_receive(caplog: pytest.LogCaptureFixture) -> None:
+async def test_failing_sink_is_logged_and_others_still_receive(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     received: list[SearchEvent] = []
 
     def broken(event: SearchEvent) -> None:
@@ -44,7 +53,9 @@ async def test_failing_sink_is_logged_and_others_still_receive(caplog: pytest.Lo
 
 async def test_trace_tree_records_each_request() -> None:
     events: list[SearchEvent] = []
-    trace = Trace(EventBus([events.append]), request_id="r1", language="zh", query="q", types=[SearchType.KB])
+    trace = Trace(
+        EventBus([events.append]), request_id="r1", language="zh", query="q", types=[SearchType.KB]
+    )
     await trace.start()
     ok = trace.add_item(SearchType.KB, {"query": "q"})
     bad = trace.add_item(SearchType.WEB, {"query": "q"})

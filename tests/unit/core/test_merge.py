@@ -37,7 +37,12 @@ def test_dedup_is_idempotent_and_keeps_first_seen_order(items: list[ResultItem])
 def test_merge_weighs_by_source_and_prefers_the_trusted_copy() -> None:
     page = ResultItem(type="web", url="https://x.io/a", score=0.9)
     auto = SearchResult(type="web", query="q", source=Source.AUTO, items=[page])
-    user = SearchResult(type="web", query="q", source=Source.USER, items=[page.model_copy(update={"url": "http://x.io/a/"})])
+    user = SearchResult(
+        type="web",
+        query="q",
+        source=Source.USER,
+        items=[page.model_copy(update={"url": "http://x.io/a/"})],
+    )
     merged = merge([auto, None, user], Weights())
     assert len(merged) == 1
     assert merged[0].weight == 1.0 and merged[0].source is Source.USER

@@ -30,16 +30,12 @@ async def test_all_waits_for_every_job_and_keeps_order() -> None:
 
 
 async def test_failures_become_values_and_never_block_others() -> None:
-    results = await fan_out(
-        [_job(0.0, RuntimeError("boom")), _job(0.01, "ok")], on_error=_as_error
-    )
+    results = await fan_out([_job(0.0, RuntimeError("boom")), _job(0.01, "ok")], on_error=_as_error)
     assert results == ["error 0: RuntimeError", "ok"]
 
 
 async def test_timeout_applies_per_job() -> None:
-    results = await fan_out(
-        [_job(5, "never"), _job(0.0, "ok")], timeout=0.05, on_error=_as_error
-    )
+    results = await fan_out([_job(5, "never"), _job(0.0, "ok")], timeout=0.05, on_error=_as_error)
     assert results == ["error 0: TimeoutError", "ok"]
 
 

@@ -16,7 +16,9 @@ from unified_search.types import ResultItem, SearchRequest, SearchResult, Search
 class FakeHandler:
     """Answers after ``delay`` seconds with ``count`` items, or fails with ``error``."""
 
-    def __init__(self, delay: float = 0.0, count: int = 2, error: Exception | None = None, prefix: str = "") -> None:
+    def __init__(
+        self, delay: float = 0.0, count: int = 2, error: Exception | None = None, prefix: str = ""
+    ) -> None:
         self.delay, self.count, self.error, self.prefix = delay, count, error, prefix
         self.seen: list[tuple[SearchRequest, SearchContext]] = []
         self.closed = False
@@ -70,7 +72,9 @@ async def test_all_merges_weighs_and_cites() -> None:
 
 async def test_one_failing_source_never_blocks_the_others() -> None:
     boom = SearchError(ErrorCode.RATE_LIMITED, "slow down", provider="p")
-    searcher = _searcher(web=FakeHandler(error=boom), kb=FakeHandler(), db=FakeHandler(error=RuntimeError("db down")))
+    searcher = _searcher(
+        web=FakeHandler(error=boom), kb=FakeHandler(), db=FakeHandler(error=RuntimeError("db down"))
+    )
     response = await searcher.aall([{"query": "q", "type": t} for t in ("web", "kb", "db")])
     web, kb, db = response.results
     assert web is not None and web.error is not None and web.error.code is ErrorCode.RATE_LIMITED
@@ -89,7 +93,9 @@ async def test_every_source_failing_is_reported_not_raised() -> None:
 
 
 async def test_timeout_becomes_the_request_error() -> None:
-    searcher = Searcher({"options": {"timeout": 0.05}}, handlers={"kb": FakeHandler(5), "db": FakeHandler()})
+    searcher = Searcher(
+        {"options": {"timeout": 0.05}}, handlers={"kb": FakeHandler(5), "db": FakeHandler()}
+    )
     response = await searcher.aall([{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}])
     kb, db = response.results
     assert kb is not None and kb.error is not None and kb.error.code is ErrorCode.TIMEOUT
@@ -129,7 +135,10 @@ async def test_citation_ids_continue_within_a_request_context() -> None:
 async def test_concurrent_searches_in_one_context_get_unique_ids() -> None:
     searcher = Searcher(handlers={"kb": FakeHandler(0.001, count=3)})
     responses = await asyncio.gather(
-        *(searcher.asearch({"query": f"q{i}", "type": "kb"}, request_id="shared") for i in range(10))
+        *(
+            searcher.asearch({"query": f"q{i}", "type": "kb"}, request_id="shared")
+            for i in range(10)
+        )
     )
     # the same three chunks each time: they keep the same three IDs
     assert {i.citation_id for r in responses for i in r.items} == {"ref_001", "ref_002", "ref_003"}
@@ -138,7 +147,10 @@ async def test_concurrent_searches_in_one_context_get_unique_ids() -> None:
 async def test_duplicates_across_sources_keep_the_most_trusted() -> None:
     searcher = _searcher(web=FakeHandler())
     response = await searcher.aall(
-        [{"query": "q", "type": "web", "source": "auto"}, {"query": "q", "type": "web", "source": "user"}]
+        [
+            {"query": "q", "type": "web", "source": "auto"},
+            {"query": "q", "type": "web", "source": "user"},
+        ]
     )
     assert len(response.items) == 2
     assert all(i.weight == 1.0 for i in response.items)
@@ -147,7 +159,10 @@ async def test_duplicates_across_sources_keep_the_most_trusted() -> None:
 async def test_top_n_from_call_request_and_config() -> None:
     searcher = Searcher({"rerank": {"top_n": 3}}, handlers={"kb": FakeHandler(count=8)})
     assert len((await searcher.asearch({"query": "q", "type": "kb"})).items) == 3
-    assert len((await searcher.asearch({"query": "q", "type": "kb", "rerank": {"top_n": 5}})).items) == 5
+    assert (
+        len((await searcher.asearch({"query": "q", "type": "kb", "rerank": {"top_n": 5}})).items)
+        == 5
+    )
     assert len((await searcher.asearch({"query": "q", "type": "kb"}, top_n=1)).items) == 1
     with pytest.raises(ValueError):
         await searcher.asearch({"query": "q", "type": "kb"}, top_n=0)
@@ -155,13 +170,19 @@ async def test_top_n_from_call_request_and_config() -> None:
 
 async def test_auto_search_skipped_once_user_references_suffice() -> None:
     kb = FakeHandler(count=3)
-    searcher = Searcher({"options": {"skip_threshold": 3}}, handlers={"kb": kb, "db": FakeHandler(prefix="d")})
+    searcher = Searcher(
+        {"options": {"skip_threshold": 3}}, handlers={"kb": kb, "db": FakeHandler(prefix="d")}
+    )
     await searcher.asearch({"query": "q", "type": "kb"}, request_id="r")
-    response = await searcher.asearch({"query": "q", "type": "db", "source": "auto"}, request_id="r")
+    response = await searcher.asearch(
+        {"query": "q", "type": "db", "source": "auto"}, request_id="r"
+    )
     result = response.results[0]
     assert result is not None and "skip_threshold=3" in result.metadata["skipped"]
     assert response.items == [] and response.trace[1].status is TraceStatus.SKIPPED
-    attached = await searcher.asearch({"query": "q", "type": "db", "source": "auto"}, provided_references=3)
+    attached = await searcher.asearch(
+        {"query": "q", "type": "db", "source": "auto"}, provided_references=3
+    )
     assert attached.items == []
     fresh = await searcher.asearch({"query": "q", "type": "db", "source": "auto"})
     assert len(fresh.items) == 2
@@ -180,10 +201,14 @@ async def test_events_and_failing_sinks(caplog: pytest.LogCaptureFixture) -> Non
     def broken(event: SearchEvent) -> None:
         raise RuntimeError("ui crashed")
 
-    searcher = Searcher(handlers={"kb": FakeHandler(), "db": FakeHandler(error=RuntimeError("x"))}, sinks=[broken])
+    searcher = Searcher(
+        handlers={"kb": FakeHandler(), "db": FakeHandler(error=RuntimeError("x"))}, sinks=[broken]
+    )
     with caplog.at_level(logging.ERROR):
         response = await searcher.aall(
-            [{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}], sinks=[events.append], chat_id="c1"
+            [{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}],
+            sinks=[events.append],
+            chat_id="c1",
         )
     assert len(response.items) == 2
     assert "ui crashed" in caplog.text
@@ -197,7 +222,12 @@ async def test_events_and_failing_sinks(caplog: pytest.LogCaptureFixture) -> Non
 async def test_handler_receives_context() -> None:
     kb = FakeHandler()
     searcher = Searcher({"kb": {"threshold": 0.3}}, handlers={"kb": kb})
-    await searcher.asearch({"query": "q", "type": "kb"}, user={"tenant_id": 7}, overrides={"kb": {"threshold": 0.9}}, request_id="r9")
+    await searcher.asearch(
+        {"query": "q", "type": "kb"},
+        user={"tenant_id": 7},
+        overrides={"kb": {"threshold": 0.9}},
+        request_id="r9",
+    )
     _, ctx = kb.seen[0]
     assert ctx.config.kb.threshold == 0.9 and searcher.config.kb.threshold == 0.3
     assert ctx.user == {"tenant_id": 7} and ctx.request_id == "r9"
@@ -220,11 +250,15 @@ async def test_bad_input_is_rejected_before_searching() -> None:
     assert kb.seen == []
 
 
-async def test_failing_reranker_falls_back_to_weighted(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+async def test_failing_reranker_falls_back_to_weighted(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     class Broken:
         name = "broken"
 
-        async def rerank(self, query: str, items: Sequence[ResultItem], **kwargs: object) -> list[ResultItem]:
+        async def rerank(
+            self, query: str, items: Sequence[ResultItem], **kwargs: object
+        ) -> list[ResultItem]:
             raise RuntimeError("model missing")
 
     monkeypatch.setitem(registry.RERANKERS, "broken", lambda config, delegates: Broken())
@@ -238,11 +272,17 @@ async def test_failing_reranker_falls_back_to_weighted(monkeypatch: pytest.Monke
 async def test_missing_builtin_handler_is_a_result_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from unified_search import searcher as engine
 
-    monkeypatch.setitem(engine.DEFAULT_HANDLERS, SearchType.KB, ("unified_search.no_such_module", "X", "unified-search[kb]"))
+    monkeypatch.setitem(
+        engine.DEFAULT_HANDLERS,
+        SearchType.KB,
+        ("unified_search.no_such_module", "X", "unified-search[kb]"),
+    )
     response = await Searcher().asearch({"query": "q", "type": "kb"})
     result = response.results[0]
     assert result is not None and result.error is not None
-    assert result.error.code is ErrorCode.UNSUPPORTED and "unified-search[kb]" in result.error.message
+    assert (
+        result.error.code is ErrorCode.UNSUPPORTED and "unified-search[kb]" in result.error.message
+    )
 
 
 def test_register_rejects_non_handlers() -> None:

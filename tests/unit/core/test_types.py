@@ -89,6 +89,12 @@ def test_citation_ids_round_trip() -> None:
 def test_reference_from_item() -> None:
     item = ResultItem(type="db", model="products", record_id="9", citation_id="ref_003", score=0.5)
     ref = Reference.from_item(item)
-    assert (ref.id, ref.index, ref.model, ref.record_id, ref.score) == ("ref_003", 3, "products", "9", 0.5)
+    assert (ref.id, ref.index, ref.model, ref.record_id, ref.score) == (
+        "ref_003",
+        3,
+        "products",
+        "9",
+        0.5,
+    )
     with pytest.raises(ValueError):
         Reference.from_item(item.model_copy(update={"citation_id": None}))

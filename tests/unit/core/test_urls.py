@@ -5,7 +5,10 @@ from unified_search.urls import TRACKING_PARAMS, canonical_url, clean_url
 
 
 def test_clean_url_drops_tracking_and_fragment() -> None:
-    assert clean_url("https://Example.com:443/a?utm_source=x&id=2&fbclid=abc#top") == "https://example.com/a?id=2"
+    assert (
+        clean_url("https://Example.com:443/a?utm_source=x&id=2&fbclid=abc#top")
+        == "https://example.com/a?id=2"
+    )
     assert clean_url("http://example.com:8080/") == "http://example.com:8080/"
 
 
@@ -35,8 +38,12 @@ _segment = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1,
 @given(
     host=_segment,
     path=st.lists(_segment, max_size=3),
-    params=st.dictionaries(_segment.filter(lambda k: k not in TRACKING_PARAMS), _segment, max_size=3),
-    tracking=st.dictionaries(st.sampled_from(["utm_source", "utm_medium", "fbclid", "gclid"]), _segment),
+    params=st.dictionaries(
+        _segment.filter(lambda k: k not in TRACKING_PARAMS), _segment, max_size=3
+    ),
+    tracking=st.dictionaries(
+        st.sampled_from(["utm_source", "utm_medium", "fbclid", "gclid"]), _segment
+    ),
 )
 def test_canonical_is_idempotent_and_ignores_tracking(host, path, params, tracking) -> None:
     base = f"https://{host}.com/" + "/".join(path)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from unified_search.errors import ErrorCode, ErrorInfo
 from unified_search.store import SearchRecord, SearchStore
 from unified_search.types import Entity, GraphNode, Reference, Relation, SearchType, Source

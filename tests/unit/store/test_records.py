@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError

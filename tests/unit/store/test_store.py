@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 from sqlalchemy import func, select
+
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.store import SearchRecord, SearchStore
 from unified_search.types import Reference

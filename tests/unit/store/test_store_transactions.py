@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select
+
 from unified_search.store import SearchRecord, SearchStore
 
 MakeRecord = Callable[..., SearchRecord]

@@ -1,0 +1,164 @@
+"""Fan-out latency: UnifiedSearchRetriever vs LangChain's EnsembleRetriever on three slow sources.
+
+Three mocked sources answer after 50, 100 and 200 ms. Ours are Searcher
+handlers (``asyncio.sleep``); the peer's are three LangChain retrievers that
+sleep the same (``time.sleep`` when called sync, ``asyncio.sleep`` when async)
+combined by ``langchain_classic.retrievers.EnsembleRetriever``. Each system runs
+several times; the table shows the median wall time and the speed-up over the
+EnsembleRetriever's sync ``invoke`` (which calls its retrievers one after another).
+
+Usage: python benchmarks/langchain_fanout.py [--runs N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from langchain_classic.retrievers import EnsembleRetriever
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+
+from langchain_unified_search import UnifiedSearchRetriever
+from unified_search.handler import SearchContext
+from unified_search.searcher import Searcher
+from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
+
+LATENCIES = {SearchType.WEB: 0.05, SearchType.KB: 0.10, SearchType.DB: 0.20}
+PER_SOURCE = 5
+QUERY = "quarterly revenue by region"
+
+
+def _contents(name: str) -> list[str]:
+    return [f"{name} result {i} for {QUERY}" for i in range(PER_SOURCE)]
+
+
+class SleepyHandler:
+    """A Searcher source that answers after a fixed delay."""
+
+    def __init__(self, type_: SearchType, delay: float) -> None:
+        self.type, self.delay = type_, delay
+
+    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        await asyncio.sleep(self.delay)
+        items = [
+            ResultItem(
+                type=self.type, content=text, score=1 - i / 10, document_id=f"{self.type}-{i}"
+            )
+            for i, text in enumerate(_contents(self.type.value))
+        ]
+        return SearchResult(type=self.type, query=request.query, items=items)
+
+
+class SleepyRetriever(BaseRetriever):
+    """A LangChain retriever that answers after the same fixed delay."""
+
+    name: str
+    delay: float
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        time.sleep(self.delay)
+        return [Document(page_content=text) for text in _contents(self.name)]
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        await asyncio.sleep(self.delay)
+        return [Document(page_content=text) for text in _contents(self.name)]
+
+
+def ours(mode: str = "all") -> UnifiedSearchRetriever:
+    handlers = {t: SleepyHandler(t, delay) for t, delay in LATENCIES.items()}
+    searcher = Searcher(handlers=handlers)
+    return UnifiedSearchRetriever(searcher=searcher, types=list(LATENCIES), k=15, mode=mode)
+
+
+def peer() -> EnsembleRetriever:
+    retrievers = [SleepyRetriever(name=t.value, delay=d) for t, d in LATENCIES.items()]
+    return EnsembleRetriever(retrievers=retrievers, weights=[1 / 3] * 3)
+
+
+def median_ms(call: Callable[[], Any], runs: int) -> float:
+    call()  # warm-up: imports, the background loop, first-use caches
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def amedian_ms(call: Callable[[], Awaitable[Any]], runs: int) -> float:
+    async def timed() -> float:
+        started = time.perf_counter()
+        await call()
+        return (time.perf_counter() - started) * 1000
+
+    async def all_runs() -> float:
+        await call()
+        return statistics.median([await timed() for _ in range(runs)])
+
+    return asyncio.run(all_runs())
+
+
+def measure(runs: int) -> dict[str, dict[str, Any]]:
+    ours_all, ours_any, ensemble = ours(), ours("any"), peer()
+    rows = {
+        "unified-search retriever (sync invoke, mode=all)": median_ms(
+            lambda: ours_all.invoke(QUERY), runs
+        ),
+        "unified-search retriever (async ainvoke, mode=all)": amedian_ms(
+            lambda: ours_all.ainvoke(QUERY), runs
+        ),
+        "unified-search retriever (sync invoke, mode=any)": median_ms(
+            lambda: ours_any.invoke(QUERY), runs
+        ),
+        "EnsembleRetriever (sync invoke)": median_ms(lambda: ensemble.invoke(QUERY), runs),
+        "EnsembleRetriever (async ainvoke)": amedian_ms(lambda: ensemble.ainvoke(QUERY), runs),
+    }
+    baseline = rows["EnsembleRetriever (sync invoke)"]
+    return {
+        name: {"median_ms": round(ms, 1), "speedup_vs_ensemble_sync": round(baseline / ms, 2)}
+        for name, ms in rows.items()
+    }
+
+
+def table(results: dict[str, dict[str, Any]], runs: int) -> str:
+    width = max(len(name) for name in results)
+    lines = [
+        f"Three mocked sources (50/100/200 ms), {runs} runs each, median wall time",
+        f"{'system':<{width}}  {'median ms':>9}  {'× vs Ensemble sync':>18}",
+        "-" * (width + 31),
+    ]
+    for name, row in results.items():
+        lines.append(
+            f"{name:<{width}}  {row['median_ms']:>9.1f}  {row['speedup_vs_ensemble_sync']:>17.2f}×"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--json", type=Path, help="write {'systems': {...}} to this file")
+    args = parser.parse_args()
+    results = measure(args.runs)
+    print(table(results, args.runs))
+    if args.json:
+        args.json.write_text(json.dumps({"systems": results}, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""``AutoSearch``: search the last user message before the model call and inject references.
+
+This is the "include context" path. The input is a conversation (a string, a
+list of messages, a prompt value, or a state mapping with ``messages``); the
+output is a state mapping whose ``messages`` carry one more system message
+(the citation instruction and the ``<references>`` block) and whose ``context``
+is the ``ReferenceContext`` to resolve the answer's citations against.
+
+It searches as an ``auto`` source, so the Searcher itself skips when
+``uses.search`` is ``disabled`` or when the user's own documents (the
+``documents`` key, counted as ``provided_references``) reach
+``options.skip_threshold``. It does not search again when an earlier step
+already did: the state says ``searched: True`` or carries a ``context`` with
+references (which is injected as is), or the messages already hold the
+injected system message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from operator import itemgetter
+from typing import Any
+
+from langchain_core.callbacks.manager import (
+    AsyncCallbackManagerForChainRun,
+    CallbackManagerForChainRun,
+)
+from langchain_core.documents import Document
+from langchain_core.language_models import LanguageModelLike
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
+from langchain_core.prompt_values import PromptValue
+from langchain_core.runnables import (
+    Runnable,
+    RunnableConfig,
+    RunnablePassthrough,
+    RunnableSerializable,
+)
+from pydantic import ConfigDict
+
+from langchain_unified_search._binding import (
+    SearcherBinding,
+    SourceSelection,
+    check_strict,
+    run_ids,
+)
+from langchain_unified_search.documents import document_to_item
+from langchain_unified_search.events import acustom_event_sink, custom_event_sink
+from langchain_unified_search.prompts import reference_context, references_system_text
+from unified_search.config import CitationConfig
+from unified_search.response import SearchResponse
+from unified_search.types import ReferenceContext, ResultItem, Source
+
+#: ID prefix of the injected system message; its presence means the search already ran.
+MARKER = "unified-search-references"
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one invocation works with; ``search`` is false when it must not search."""
+
+    state: State
+    query: str | None
+    documents: Sequence[Document]
+    citation: CitationConfig
+    search: bool
+
+    @property
+    def marker(self) -> str:
+        """ID of the references message injected for this question."""
+        digest = hashlib.sha256((self.query or "").encode()).hexdigest()[:16]
+        return f"{MARKER}:{digest}"
+
+
+class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, State]):
+    """Search the conversation's last user message and inject cited references.
+
+    Example:
+        >>> auto = AutoSearch(config={"kb": {"collections": ["handbook"]}}, types=["kb"])  # doctest: +SKIP
+        >>> chain = auto.with_model(chat_model) | CitationOutputParser()  # doctest: +SKIP
+        >>> chain.invoke("What is our refund policy?").references  # doctest: +SKIP
+    """
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    source: Source = Source.AUTO
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> State:
+        """Search (unless told not to) and return the state with references injected."""
+        return self._call_with_config(self._search, input, config, run_type="chain")
+
+    async def ainvoke(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> State:
+        """Async twin of ``invoke``, searching natively async."""
+        return await self._acall_with_config(self._asearch, input, config, run_type="chain")
+
+    def with_model(self, model: LanguageModelLike) -> Runnable[Any, State]:
+        """Chain the model after the search: the state gains the model's ``answer``."""
+        return self | RunnablePassthrough.assign(answer=itemgetter("messages") | model)
+
+    def _search(
+        self, input: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig
+    ) -> State:
+        plan = self._plan(input)
+        if not plan.search or plan.query is None:
+            return _finish(plan, None)
+        response = self.engine.run(
+            self.requests(plan.query),
+            sinks=custom_event_sink(run_manager),
+            **self._options(plan, config),
+        )
+        check_strict(response, self.strict)
+        return _finish(plan, response)
+
+    async def _asearch(
+        self, input: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> State:
+        plan = self._plan(input)
+        if not plan.search or plan.query is None:
+            return _finish(plan, None)
+        response = await self.engine.arun(
+            self.requests(plan.query),
+            sinks=acustom_event_sink(run_manager),
+            **self._options(plan, config),
+        )
+        check_strict(response, self.strict)
+        return _finish(plan, response)
+
+    def _plan(self, input: Any) -> _Plan:
+        state = as_state(input)
+        documents = list(state.get("documents") or [])
+        plan = _Plan(
+            state,
+            last_user_text(state["messages"]),
+            documents,
+            self.engine.config.citation,
+            search=True,
+        )
+        return replace(plan, search=not _already_searched(plan))
+
+    def _options(self, plan: _Plan, config: RunnableConfig) -> dict[str, Any]:
+        ids = run_ids({**config.get("configurable", {}), **plan.state})
+        return {
+            **ids,
+            "mode": self.mode,
+            "top_n": self.k,
+            "provided_references": len(plan.documents),
+        }
+
+
+def as_state(value: Any) -> State:
+    """Accept a string, messages, a prompt value or a state mapping; return a state."""
+    if isinstance(value, Mapping):
+        state = dict(value)
+        state["messages"] = convert_to_messages(state.get("messages") or [])
+        return state
+    if isinstance(value, str):
+        return {"messages": [HumanMessage(value)]}
+    if isinstance(value, PromptValue):
+        return {"messages": value.to_messages()}
+    return {"messages": convert_to_messages(value)}
+
+
+def last_user_text(messages: Sequence[BaseMessage]) -> str | None:
+    """The text of the last user message, or ``None`` when there is none with text."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message.text.strip() or None
+    return None
+
+
+def _already_searched(plan: _Plan) -> bool:
+    state = plan.state
+    if state.get("searched"):
+        return True
+    context = state.get("context")
+    if isinstance(context, ReferenceContext) and context.references:
+        return True
+    return any(message.id == plan.marker for message in state["messages"])
+
+
+def _finish(plan: _Plan, response: SearchResponse | None) -> State:
+    context = _context(plan, response)
+    messages = plan.state["messages"]
+    if context.references and not any(m.id == plan.marker for m in messages):
+        messages = inject(messages, context, plan.marker)
+    update = {"messages": messages, "context": context, "searched": True, "response": response}
+    return {**plan.state, **update}
+
+
+def _context(plan: _Plan, response: SearchResponse | None) -> ReferenceContext:
+    """The user's documents first, then what the search found, cited in that order."""
+    if response is None:
+        given = plan.state.get("context")
+        if isinstance(given, ReferenceContext):
+            return given
+        return reference_context(plan.documents, plan.citation)
+    if not plan.documents:
+        return response.context
+    user = [_user_item(doc) for doc in plan.documents]
+    found = [item.model_copy(update={"citation_id": None}) for item in response.items]
+    return reference_context([*user, *found], plan.citation)
+
+
+def _user_item(document: Document) -> ResultItem:
+    item = document_to_item(document)
+    return item.model_copy(update={"source": Source.USER, "citation_id": None})
+
+
+def inject(
+    messages: Sequence[BaseMessage], context: ReferenceContext, marker: str = MARKER
+) -> list[BaseMessage]:
+    """Insert the references system message after the leading system messages."""
+    position = 0
+    while position < len(messages) and isinstance(messages[position], SystemMessage):
+        position += 1
+    note = SystemMessage(references_system_text(context), id=marker)
+    return [*messages[:position], note, *messages[position:]]

@@ -1,0 +1,130 @@
+"""``UnifiedSearchCallbackHandler``: collect the search custom events into trace trees."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+
+from langchain_unified_search.events import EVENT_NAMES
+from unified_search.errors import ErrorInfo
+from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
+
+logger = logging.getLogger(__name__)
+
+ProgressFn = Callable[[str], None]
+
+
+@dataclass
+class SearchTrace:
+    """The trace tree of one search: its root node and one child per request.
+
+    Example:
+        >>> trace = SearchTrace(root=TraceNode(kind="search"))
+        >>> trace.failed, trace.duration_ms()
+        (0, None)
+    """
+
+    root: TraceNode
+    children: dict[str, TraceNode] = field(default_factory=dict)
+    progress: list[str] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> list[TraceNode]:
+        """The root followed by the children in the order they appeared."""
+        return [self.root, *self.children.values()]
+
+    @property
+    def errors(self) -> list[ErrorInfo]:
+        """The errors of the requests that failed."""
+        return [node.error for node in self.children.values() if node.error is not None]
+
+    @property
+    def failed(self) -> int:
+        """How many requests failed."""
+        return sum(node.status is TraceStatus.FAILED for node in self.children.values())
+
+    @property
+    def result_count(self) -> int:
+        """References the whole search returned (0 until it completes)."""
+        return int(self.root.output.get("result_count", 0))
+
+    def duration_ms(self, node: TraceNode | None = None) -> float | None:
+        """Wall time of ``node`` (the whole search by default); ``None`` while it runs."""
+        node = node or self.root
+        if node.started_at is None or node.ended_at is None:
+            return None
+        return (node.ended_at - node.started_at).total_seconds() * 1000
+
+
+class UnifiedSearchCallbackHandler(BaseCallbackHandler):
+    """Build a trace tree per search from the custom events, and forward progress text.
+
+    Pass it in ``config={"callbacks": [handler]}`` of any retriever, tool or
+    chain of this package. ``traces`` maps each request ID to its ``SearchTrace``
+    (timings, counts, errors); ``on_progress`` receives every progress message
+    ("Searching…", "Found 3 references") as it happens, for a UI.
+
+    Example:
+        >>> handler = UnifiedSearchCallbackHandler(on_progress=print)
+        >>> retriever.invoke("query", config={"callbacks": [handler]})  # doctest: +SKIP
+        Searching…
+        Found 3 references
+    """
+
+    run_inline = True
+    """Handle events in order on the caller's thread, also under an async callback manager."""
+
+    def __init__(self, on_progress: ProgressFn | None = None) -> None:
+        self.on_progress = on_progress
+        self.traces: dict[str, SearchTrace] = {}
+
+    def on_custom_event(
+        self,
+        name: str,
+        data: Any,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Record one search event; events of other libraries are ignored."""
+        if name not in EVENT_NAMES:
+            return
+        event = data if isinstance(data, SearchEvent) else SearchEvent.model_validate(data)
+        if event.name is EventName.SEARCH_PROGRESS:
+            self._progress(event)
+        elif event.node is not None:
+            self._record(event.request_id, event.node)
+
+    def _record(self, request_id: str, node: TraceNode) -> None:
+        trace = self.traces.get(request_id)
+        if node.kind == "search":
+            if trace is None:
+                self.traces[request_id] = SearchTrace(root=node)
+            else:
+                trace.root = node
+        elif trace is not None:
+            trace.children[node.id] = node
+
+    def _progress(self, event: SearchEvent) -> None:
+        text = event.message or ""
+        trace = self.traces.get(event.request_id)
+        if trace is not None:
+            trace.progress.append(text)
+        if self.on_progress is None:
+            return
+        try:
+            self.on_progress(text)
+        except Exception:  # a broken display must never break the search
+            logger.exception("progress callback %r failed", self.on_progress)
+
+    @property
+    def last(self) -> SearchTrace | None:
+        """The trace of the most recent search, if any."""
+        return next(reversed(self.traces.values()), None)

@@ -1,0 +1,107 @@
+"""``CitationOutputParser``: a model's answer with its citations resolved to references."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.runnables import RunnableConfig
+from pydantic import BaseModel, ConfigDict, Field
+
+from langchain_unified_search.prompts import ReferencesLike, reference_context
+from unified_search.citations import parse_citations
+from unified_search.config import CitationConfig, SearchConfig
+from unified_search.types import Reference
+
+
+class CitedAnswer(BaseModel):
+    """An answer, the references it cites, and the citations that match nothing.
+
+    Example:
+        >>> CitedAnswer(text="Yes #ref:ref_001.", citations=["ref_001"]).unknown
+        []
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    citations: list[str] = Field(default_factory=list)
+    """Cited IDs in order of first appearance."""
+    references: list[Reference] = Field(default_factory=list)
+    """The cited references, in citation order."""
+    unknown: list[str] = Field(default_factory=list)
+    """Cited IDs that match no given reference (invented or mistyped by the model)."""
+
+
+class CitationOutputParser(BaseOutputParser[CitedAnswer]):
+    """Find the citations in an answer and resolve them against the references.
+
+    The references are given at construction, or with each input as a mapping
+    ``{"answer": <text or message>, "context": <references, documents or context>}``,
+    which is what ``AutoSearch`` followed by a model step produces.
+
+    Example:
+        >>> parser = CitationOutputParser()
+        >>> parser.parse("Paris #ref:ref_001.").citations
+        ['ref_001']
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    references: list[Reference] | None = None
+    """References an answer may cite; ``None`` parses citations without checking them."""
+    citation_format: str = CitationConfig().format
+    """How citations are written (``citation.format`` of the configuration)."""
+
+    @classmethod
+    def from_config(cls, config: SearchConfig, **fields: Any) -> CitationOutputParser:
+        """Use the citation format of ``config``."""
+        return cls(citation_format=config.citation.format, **fields)
+
+    def parse(self, text: str) -> CitedAnswer:
+        """Parse ``text`` against this parser's references."""
+        return _resolve(text, self.references, self.citation_format)
+
+    def invoke(
+        self,
+        input: str | BaseMessage | Mapping[str, Any],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> CitedAnswer:
+        """Parse an answer, or an ``{"answer", "context"}`` mapping carrying its references."""
+        if isinstance(input, Mapping):
+            return self._with_context(input).invoke(input["answer"], config, **kwargs)
+        return super().invoke(input, config, **kwargs)
+
+    async def ainvoke(
+        self,
+        input: str | BaseMessage | Mapping[str, Any],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> CitedAnswer:
+        """Async twin of ``invoke``."""
+        if isinstance(input, Mapping):
+            return await self._with_context(input).ainvoke(input["answer"], config, **kwargs)
+        return await super().ainvoke(input, config, **kwargs)
+
+    def _with_context(self, state: Mapping[str, Any]) -> CitationOutputParser:
+        if "answer" not in state:
+            raise KeyError(
+                "the input mapping needs an 'answer' (and a 'context' to resolve against)"
+            )
+        context: ReferencesLike = state.get("context") or []
+        references = reference_context(context).references
+        return self.model_copy(update={"references": references})
+
+    @property
+    def _type(self) -> str:
+        return "unified_search_citations"
+
+
+def _resolve(text: str, references: Sequence[Reference] | None, fmt: str) -> CitedAnswer:
+    by_id = {reference.id: reference for reference in references or ()}
+    found = parse_citations(text, known=None if references is None else by_id, fmt=fmt)
+    cited = [by_id[cid] for cid in found.ids if cid in by_id]
+    return CitedAnswer(text=text, citations=found.ids, references=cited, unknown=found.unknown)

@@ -1,0 +1,203 @@
+"""UnifiedSearchRetriever: documents, per-call options, failures, strict mode, events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from pydantic import ValidationError
+
+from langchain_unified_search import UnifiedSearchRetriever, document_to_item, item_to_document
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.searcher import Searcher
+from unified_search.types import ResultItem, SearchType
+
+
+class EventRecorder(BaseCallbackHandler):
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+        self.events.append((name, data))
+
+
+def test_documents_carry_every_core_field(sources):
+    """Each document's metadata holds the citation, type, source, weight, score and identifiers."""
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web", "kb", "db"], k=6)
+    docs = retriever.invoke("billing")
+    by_type = {doc.metadata["type"]: doc.metadata for doc in docs}
+    assert set(by_type) == {"web", "kb", "db"}
+    assert by_type["web"]["url"].startswith("https://example.com/web-")
+    assert by_type["kb"]["document_id"].startswith("kb-")
+    assert by_type["kb"]["collection"] == "handbook"
+    assert by_type["db"]["model"] == "orders" and "record_id" in by_type["db"]
+    assert [doc.metadata["citation_id"] for doc in docs] == [f"ref_{i:03d}" for i in range(1, 7)]
+    for meta in by_type.values():
+        assert meta["source"] == "hook" and meta["weight"] == 0.8
+        assert meta["provider"] == f"fake-{meta['type']}"
+        assert meta["title"].endswith("billing")
+
+
+def test_weight_follows_the_chosen_source(sources):
+    """``source`` decides the weight the engine gives results (user 1.0)."""
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["kb"], source="user")
+    assert {doc.metadata["weight"] for doc in retriever.invoke("x")} == {1.0}
+
+
+def test_options_reach_the_requests(sources):
+    """Collections, models and request options are forwarded to the right source only."""
+    retriever = UnifiedSearchRetriever(
+        searcher=sources.searcher(),
+        types=["kb", "db"],
+        collections=["faq"],
+        models=["customers"],
+        request_options={"threshold": 0.3},
+    )
+    retriever.invoke("late delivery")
+    kb, db = sources.kb.calls[0], sources.db.calls[0]
+    assert kb.collections == ["faq"] and kb.models == [] and kb.threshold == 0.3
+    assert db.models == ["customers"] and db.collections == []
+
+
+def test_per_call_values_override_the_fields(sources):
+    """``invoke(q, k=.., types=..)`` changes only that call."""
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web"], k=5)
+    docs = retriever.invoke("q", k=2, types=["kb"])
+    assert len(docs) == 2 and {d.metadata["type"] for d in docs} == {"kb"}
+    assert len(retriever.invoke("q")) == 5
+    assert sources.kb.calls and len(sources.web.calls) == 1
+
+
+def test_per_call_request_id_continues_citations(sources):
+    """Searches of one request context give new items new IDs and known items their old one."""
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["kb"], k=2)
+    first = retriever.invoke("alpha", request_id="r-1")
+    second = retriever.invoke("beta", request_id="r-1", collections=["faq"])
+    again = retriever.invoke("gamma", request_id="r-1")
+    ids = [d.metadata["citation_id"] for d in first + second + again]
+    assert ids == ["ref_001", "ref_002", "ref_003", "ref_004", "ref_001", "ref_002"]
+    assert retriever.invoke("alpha")[0].metadata["citation_id"] == "ref_001"
+
+
+@pytest.mark.parametrize("mode", ["any", "race"])
+def test_mode_returns_with_the_first_source(sources, mode):
+    """``any``/``race`` answer with the fast source; the slow one is cancelled."""
+    sources.kb.delay = 5.0
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web", "kb"], k=20)
+    docs = retriever.invoke("q", mode=mode)
+    assert docs and {d.metadata["type"] for d in docs} == {"web"}
+
+
+def test_unknown_mode_is_a_validation_error(sources):
+    with pytest.raises(ValidationError, match="mode"):
+        UnifiedSearchRetriever(searcher=sources.searcher(), mode="first")
+
+
+async def test_sync_and_async_agree(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web", "kb"], k=4)
+    sync_docs = retriever.invoke("q")
+    async_docs = await retriever.ainvoke("q")
+    assert [d.page_content for d in sync_docs] == [d.page_content for d in async_docs]
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+async def test_failed_source_is_reported_not_raised(sources, use_async):
+    """A failing source is absent from the documents and announced as a custom event."""
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web", "kb"], k=20)
+    recorder = EventRecorder()
+    config = {"callbacks": [recorder]}
+    if use_async:
+        docs = await retriever.ainvoke("q", config, collections=["nope"])
+    else:
+        docs = retriever.invoke("q", config, collections=["nope"])
+    assert docs and {d.metadata["type"] for d in docs} == {"web"}
+    failed = [data for name, data in recorder.events if name == "search_item_failed"]
+    assert len(failed) == 1
+    assert failed[0]["node"]["error"]["code"] == "INVALID_QUERY"
+    assert "unknown collection 'nope'" in failed[0]["node"]["error"]["message"]
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+async def test_strict_mode_raises_the_search_error(sources, use_async):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web"], strict=True)
+    with pytest.raises(SearchError) as info:
+        if use_async:
+            await retriever.ainvoke("please fail")
+        else:
+            retriever.invoke("please fail")
+    assert info.value.code is ErrorCode.RATE_LIMITED and info.value.provider == "fake"
+
+
+def test_strict_can_be_set_per_call(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web"])
+    assert retriever.invoke("fail now") == []
+    with pytest.raises(SearchError):
+        retriever.invoke("fail now", strict=True)
+
+
+def test_unknown_per_call_argument_names_the_valid_ones(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher())
+    with pytest.raises(TypeError, match=r"\['top_k'\].*valid: chat_id, collections"):
+        retriever.invoke("q", top_k=3)
+
+
+def test_bad_per_call_values_are_validation_errors(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher())
+    with pytest.raises(ValidationError, match="k"):
+        retriever.invoke("q", k=0)
+    with pytest.raises(ValidationError, match="types"):
+        retriever.invoke("q", types=["files"])
+
+
+def test_empty_query_is_rejected(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher())
+    with pytest.raises(ValidationError, match="query must contain text"):
+        retriever.invoke("   ")
+
+
+def test_constructor_validation():
+    with pytest.raises(ValidationError, match="not both"):
+        UnifiedSearchRetriever(searcher=Searcher(), config={})
+    with pytest.raises(ValidationError, match="k"):
+        UnifiedSearchRetriever(config={}, k=0)
+    with pytest.raises(ValidationError, match="top_k"):
+        UnifiedSearchRetriever(config={}, top_k=3)
+    with pytest.raises(ValidationError, match=r"config key 'rerank\.top_m': unknown key"):
+        UnifiedSearchRetriever(config={"rerank": {"top_m": 3}})
+
+
+def test_built_from_a_yaml_file(tmp_path: Path, sources):
+    """A ``search.yml`` path builds the Searcher; its settings apply."""
+    path = tmp_path / "search.yml"
+    path.write_text("rerank:\n  top_n: 3\n", encoding="utf-8")
+    retriever = UnifiedSearchRetriever(config=path, types=["kb"])
+    retriever.engine.register("kb", sources.kb)
+    assert len(retriever.invoke("q")) == 3
+
+
+def test_document_round_trip():
+    """A document converts back into the same item, extra metadata included."""
+    item = ResultItem(
+        type=SearchType.DB,
+        title="Order 7",
+        content="total 120",
+        score=0.5,
+        weight=0.8,
+        source="hook",
+        citation_id="ref_004",
+        model="orders",
+        record_id="7",
+        data={"total": 120},
+        metadata={"provider": "sql"},
+    )
+    assert document_to_item(item_to_document(item)) == item
+
+
+def test_foreign_documents_convert_with_defaults():
+    from langchain_core.documents import Document
+
+    item = document_to_item(Document(page_content="plain", metadata={"author": "ann"}))
+    assert item.type is SearchType.KB and item.content == "plain"
+    assert item.metadata == {"author": "ann"} and item.citation_id is None
