@@ -1,0 +1,175 @@
+"""HTTP failures of web providers, mapped to ``SearchError`` codes in one place.
+
+Providers disagree on what a status means: a bad key is 401 for most, 403 for
+Serper and 422 for Brave (whose 422 is also a plain validation error); an
+exhausted quota is 432/433 for Tavily, 400 for Serper, 402 for Exa and Jina and
+429 with a quota message for Brave and SerpAPI. Each provider therefore lists a
+few ``Rule``s; whatever no rule matches falls back to ``DEFAULT_STATUS_CODES``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx
+
+from unified_search.errors import ErrorCode, SearchError
+
+#: The meaning of a status when no provider rule says otherwise.
+DEFAULT_STATUS_CODES: dict[int, ErrorCode] = {
+    400: ErrorCode.INVALID_QUERY,
+    401: ErrorCode.INVALID_API_KEY,
+    402: ErrorCode.QUOTA_EXCEEDED,
+    403: ErrorCode.INVALID_API_KEY,
+    408: ErrorCode.TIMEOUT,
+    422: ErrorCode.INVALID_QUERY,
+    429: ErrorCode.RATE_LIMITED,
+}
+#: Statuses worth trying again; every other 4xx fails at once.
+RETRYABLE_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+EXCERPT_CHARS = 200
+_TAGS = re.compile(r"<[^>]+>")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A provider-specific meaning of a status, optionally only when the body contains ``match``.
+
+    Example:
+        >>> Rule(429, ErrorCode.QUOTA_EXCEEDED, match="QUOTA_LIMITED")
+        Rule(status=429, code=<ErrorCode.QUOTA_EXCEEDED: 'QUOTA_EXCEEDED'>, match='QUOTA_LIMITED', hint='')
+    """
+
+    status: int
+    code: ErrorCode
+    match: str = ""
+    """Case-insensitive text the body must contain; empty matches any body."""
+    hint: str = ""
+    """What the user can do about it, appended to the message."""
+
+    def applies(self, status: int, body: str) -> bool:
+        """Tell whether this rule explains ``status`` with ``body``."""
+        return status == self.status and self.match.lower() in body.lower()
+
+
+def error_from_response(
+    response: httpx.Response, *, provider: str, rules: Sequence[Rule] = ()
+) -> SearchError:
+    """Translate a non-success response into the most specific ``SearchError``."""
+    status = response.status_code
+    body = _safe_text(response)
+    rule = next((r for r in rules if r.applies(status, body)), None)
+    code = rule.code if rule else _default_code(status)
+    message = f"HTTP {status}: {provider_message(body)}"
+    if rule and rule.hint:
+        message += f" ({rule.hint})"
+    return SearchError(
+        code,
+        message,
+        provider=provider,
+        retryable=code is not ErrorCode.QUOTA_EXCEEDED and status in RETRYABLE_STATUSES,
+        retry_after=retry_after(response.headers),
+    )
+
+
+def error_from_exception(exc: httpx.HTTPError, *, provider: str) -> SearchError:
+    """Translate an httpx transport failure (timeout, connection, protocol) into a ``SearchError``."""
+    detail = type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return SearchError(ErrorCode.TIMEOUT, f"no answer in time ({detail})", provider=provider)
+    return SearchError(
+        ErrorCode.NETWORK_ERROR, f"cannot reach the provider ({detail})", provider=provider
+    )
+
+
+def bad_payload(provider: str, reason: str, body: str) -> SearchError:
+    """Report an answer that is not the JSON the provider documents, with a short excerpt."""
+    return SearchError(
+        ErrorCode.PROVIDER_ERROR,
+        f"{reason}: {excerpt(body)!r}",
+        provider=provider,
+        retryable=False,
+    )
+
+
+def json_body(response: httpx.Response, *, provider: str) -> dict[str, Any]:
+    """Parse a JSON object out of ``response`` or raise PROVIDER_ERROR quoting the start of it."""
+    try:
+        data = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise bad_payload(provider, "answer is not JSON", _safe_text(response)) from None
+    if not isinstance(data, dict):
+        raise bad_payload(provider, "answer is not a JSON object", _safe_text(response))
+    return data
+
+
+def provider_message(body: str) -> str:
+    """Pull the human message out of the error envelopes the providers use."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return excerpt(body) or "empty answer"
+    found = _find_message(data)
+    return excerpt(found) if found else excerpt(body)
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """Shorten ``text`` to one line of at most ``limit`` characters, without HTML tags."""
+    flat = _SPACE.sub(" ", _TAGS.sub(" ", text)).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def retry_after(headers: httpx.Headers) -> float | None:
+    """Read ``Retry-After`` as seconds (a number or an HTTP date); ``None`` when absent or bad."""
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """Remove every secret from ``text`` (defence in depth for messages built from the wire)."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _default_code(status: int) -> ErrorCode:
+    return DEFAULT_STATUS_CODES.get(status, ErrorCode.PROVIDER_ERROR)
+
+
+def _find_message(data: Any) -> str:
+    """Walk the known envelopes: Tavily ``detail.error``, Brave ``error.detail``, ``message`` ..."""
+    if isinstance(data, str):
+        return data
+    if isinstance(data, list):
+        return _find_message(data[0]) if data else ""
+    if not isinstance(data, dict):
+        return ""
+    for key in ("detail", "error", "errors", "message", "readableMessage"):
+        if key in data and (found := _find_message(data[key])):
+            return found
+    return ""
+
+
+def _safe_text(response: httpx.Response) -> str:
+    try:
+        return response.text
+    except (UnicodeDecodeError, LookupError):
+        return response.content.decode("utf-8", errors="replace")

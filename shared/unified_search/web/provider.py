@@ -1,0 +1,189 @@
+"""The contract of a web search provider, and the helpers every provider shares.
+
+A provider does no I/O: it turns a ``SearchRequest`` into an ``httpx.Request``
+and an ``httpx.Response`` into ``ResultItem``s. ``unified_search.web.http``
+sends, retries and maps errors; the handler caches, merges and truncates.
+
+Scores: a provider's own relevance score is kept when it lies in 0..1
+(SearXNG's unbounded score is divided by the best one in the answer). A
+provider that gives none gets the rank-based ``rank_score`` below.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import httpx
+
+from unified_search.types import ResultItem, SearchDepth, SearchRequest, SearchType
+from unified_search.urls import clean_url
+from unified_search.web.errors import Rule, bad_payload, json_body
+
+#: How fast the rank-based score falls: 1.0 for the first result, 0.5 for the eleventh.
+RANK_DECAY = 0.1
+_TAGS = re.compile(r"<[^>]+>")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class CallSettings:
+    """What a provider needs beyond the request, resolved by the handler just before the call.
+
+    Example:
+        >>> CallSettings(limit=5, depth="basic", api_key="k").limit
+        5
+    """
+
+    limit: int
+    """Results wanted (the request's ``limit`` or ``web.max_results``)."""
+    depth: SearchDepth = "basic"
+    api_key: str | None = None
+    base_url: str | None = None
+    engine: str | None = None
+
+    def __repr__(self) -> str:  # the key must never reach a log line
+        return f"CallSettings(limit={self.limit}, depth={self.depth!r}, engine={self.engine!r})"
+
+
+class Provider(Protocol):
+    """One web search API, sans-I/O.
+
+    Example:
+        >>> provider = PROVIDERS["tavily"]  # doctest: +SKIP
+        >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))
+    """
+
+    @property
+    def name(self) -> str:
+        """The name used in ``web.providers`` and in item metadata."""
+        ...
+
+    @property
+    def needs_key(self) -> bool:
+        """Whether a missing key fails with NO_API_KEY before anything is sent."""
+        ...
+
+    @property
+    def rules(self) -> Sequence[Rule]:
+        """This provider's own meaning of HTTP statuses (see ``unified_search.web.errors``)."""
+        ...
+
+    def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
+        """Map ``request`` onto the provider's API."""
+        ...
+
+    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
+        """Turn a successful answer into items, best first."""
+        ...
+
+
+def rank_score(rank: int) -> float:
+    """Score the result at 0-based ``rank`` when the provider gives none: ``1 / (1 + 0.1 · rank)``.
+
+    Example:
+        >>> [round(rank_score(r), 3) for r in (0, 1, 10)]
+        [1.0, 0.909, 0.5]
+    """
+    return 1.0 / (1.0 + RANK_DECAY * max(rank, 0))
+
+
+def plain(text: Any) -> str:
+    """Return ``text`` without HTML tags or entities, whitespace collapsed; non-strings become ``""``."""
+    if not isinstance(text, str):
+        return ""
+    return _SPACE.sub(" ", html.unescape(_TAGS.sub("", text))).strip()
+
+
+def with_sites(query: str, sites: Sequence[str], exclude: Sequence[str]) -> str:
+    """Add ``site:`` operators for APIs that have no domain filter.
+
+    Example:
+        >>> with_sites("rust", ["docs.rs", "rust-lang.org"], ["reddit.com"])
+        'rust (site:docs.rs OR site:rust-lang.org) -site:reddit.com'
+    """
+    parts = [query]
+    if sites:
+        joined = " OR ".join(f"site:{site}" for site in sites)
+        parts.append(f"({joined})" if len(sites) > 1 else joined)
+    parts += [f"-site:{site}" for site in exclude]
+    return " ".join(parts)
+
+
+def entries(
+    data: Mapping[str, Any], key: str, *, provider: str, required: bool
+) -> list[Mapping[str, Any]]:
+    """Return the objects listed under ``key``, skipping malformed entries.
+
+    A missing optional list is empty; a missing required list, or a value that
+    is not a list, fails with PROVIDER_ERROR.
+    """
+    value = data.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list):
+        raise bad_payload(provider, f"answer has no {key!r} list", str(data))
+    return [entry for entry in value if isinstance(entry, Mapping)]
+
+
+def parse_json(response: httpx.Response, provider: str) -> dict[str, Any]:
+    """Parse the JSON object a provider answered (PROVIDER_ERROR with an excerpt otherwise)."""
+    return json_body(response, provider=provider)
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Where a provider puts the title, URL, snippet and publication date of a result."""
+
+    title: str = "title"
+    url: str = "url"
+    content: str = "content"
+    published: str | None = None
+
+
+def make_item(
+    provider: str,
+    rank: int,
+    raw: Mapping[str, Any],
+    fields: Fields,
+    *,
+    content: str | None = None,
+    score: float | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> ResultItem | None:
+    """Build a web item from one raw result at 0-based ``rank``; ``None`` when it has no usable URL.
+
+    A missing title falls back to the URL, a missing snippet to ``""``, a
+    missing score to ``rank_score(rank)``.
+    """
+    url = raw.get(fields.url)
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    metadata: dict[str, Any] = {"provider": provider, "providers": [provider], "rank": rank + 1}
+    published = raw.get(fields.published) if fields.published else None
+    if isinstance(published, str) and published:
+        metadata["published_date"] = published
+    metadata.update({k: v for k, v in (extra or {}).items() if v not in (None, "", [], {})})
+    return ResultItem(
+        type=SearchType.WEB,
+        title=plain(raw.get(fields.title)) or clean_url(url),
+        url=clean_url(url),
+        content=plain(raw.get(fields.content)) if content is None else plain(content),
+        score=score if score is not None else rank_score(rank),
+        metadata=metadata,
+    )
+
+
+def bounded_score(value: Any) -> float | None:
+    """Return a provider score when it is a number in 0..1, else ``None`` (rank score applies)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0.0 <= value <= 1.0 else None
+
+
+def keep(items: Sequence[ResultItem | None]) -> list[ResultItem]:
+    """Drop the raw results that could not become items."""
+    return [item for item in items if item is not None]

@@ -1,0 +1,24 @@
+"""The query a web search actually sends: the extracted keywords where ``uses.keyword`` asks for them."""
+
+from __future__ import annotations
+
+from unified_search.handler import SearchContext
+from unified_search.types import SearchRequest
+
+
+async def search_keywords(request: SearchRequest, ctx: SearchContext) -> list[str]:
+    """Return the keywords to search with, or ``[]`` to send the query as typed.
+
+    A failing extractor never fails the search: the query is sent as typed and
+    the failure is logged on the request's trace.
+    """
+    if not ctx.config.uses.keyword or not request.use_keywords:
+        return []
+    from unified_search.nlp.keywords import keywords_for  # query understanding loads on demand
+
+    try:
+        words = await keywords_for(request.query, ctx.config, ctx.delegates)
+    except Exception as exc:  # keywords are an optimisation; the raw query still works
+        await ctx.log("warn", f"keyword extraction failed ({type(exc).__name__}); using the query")
+        return []
+    return [word for word in words if word.strip()]
