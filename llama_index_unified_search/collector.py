@@ -1,0 +1,75 @@
+"""An event handler that gathers the trace trees and progress text of searches."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from llama_index.core.instrumentation.event_handlers import BaseEventHandler
+from llama_index.core.instrumentation.events import BaseEvent
+from pydantic import PrivateAttr
+
+from llama_index_unified_search.events import UnifiedSearchEvent
+from unified_search.events import EventName, TraceNode
+
+
+class SearchTraceCollector(BaseEventHandler):
+    """Collect every unified-search event; other LlamaIndex events are ignored.
+
+    Events may arrive from the background loop of sync searches, so the
+    collector is thread-safe.
+
+    Example:
+        >>> from llama_index.core.instrumentation import get_dispatcher
+        >>> collector = SearchTraceCollector()
+        >>> get_dispatcher().add_event_handler(collector)
+        >>> retriever.retrieve("solar panels")  # doctest: +SKIP
+        >>> collector.progress()  # doctest: +SKIP
+        ['Searching…', 'Found 3 references']
+    """
+
+    _events: list[UnifiedSearchEvent] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @classmethod
+    def class_name(cls) -> str:
+        """Return the name LlamaIndex serialisation records."""
+        return "SearchTraceCollector"
+
+    def handle(self, event: BaseEvent, **kwargs: Any) -> None:
+        """Keep ``event`` if it is a unified-search event."""
+        if isinstance(event, UnifiedSearchEvent):
+            with self._lock:
+                self._events.append(event)
+
+    def events(self, request_id: str | None = None) -> list[UnifiedSearchEvent]:
+        """Return the collected events in arrival order, optionally for one search only."""
+        with self._lock:
+            events = list(self._events)
+        return [e for e in events if request_id is None or e.request_id == request_id]
+
+    def request_ids(self) -> list[str]:
+        """Return the searches seen, in the order they started."""
+        return list(dict.fromkeys(event.request_id for event in self.events()))
+
+    def progress(self, request_id: str | None = None) -> list[str]:
+        """Return the progress messages in order."""
+        return [
+            event.message
+            for event in self.events(request_id)
+            if event.name is EventName.SEARCH_PROGRESS and event.message is not None
+        ]
+
+    def trace(self, request_id: str) -> list[TraceNode]:
+        """Return the latest state of each node of one search: the root, then its requests."""
+        latest: dict[str, TraceNode] = {}
+        for event in self.events(request_id):
+            if event.node is not None:
+                latest[event.node.id] = event.node
+        nodes = list(latest.values())
+        return [n for n in nodes if n.parent_id is None] + [n for n in nodes if n.parent_id]
+
+    def clear(self) -> None:
+        """Forget every collected event."""
+        with self._lock:
+            self._events.clear()

@@ -1,0 +1,102 @@
+"""LlamaIndex instrumentation events, one class per core ``EventName``.
+
+Any ``BaseEventHandler`` attached to a LlamaIndex dispatcher (the root one, or
+``llama_index_unified_search``'s) receives these while a search runs, inside
+the span of that search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from llama_index.core.instrumentation.events import BaseEvent
+
+from unified_search.events import EventName, SearchEvent, TraceNode
+
+
+class UnifiedSearchEvent(BaseEvent):
+    """A core search event seen through LlamaIndex instrumentation.
+
+    Example:
+        >>> from unified_search.events import SearchEvent
+        >>> core = SearchEvent(name="search_progress", request_id="r1", message="Searching…")
+        >>> from_search_event(core, span_id=None).class_name()
+        'UnifiedSearchProgressEvent'
+    """
+
+    name: EventName
+    request_id: str
+    chat_id: str | None = None
+    node: TraceNode | None = None
+    """The trace node that changed (the whole search, or one request)."""
+    message: str | None = None
+    """Progress text for people (progress events only)."""
+    at: datetime
+    """When the core emitted the event (UTC)."""
+
+    @classmethod
+    def class_name(cls) -> str:
+        """Name each subclass after itself, as LlamaIndex serialisation expects."""
+        return cls.__name__
+
+
+class UnifiedSearchStartEvent(UnifiedSearchEvent):
+    """A search began."""
+
+
+class UnifiedSearchItemStartEvent(UnifiedSearchEvent):
+    """One request of a search began."""
+
+
+class UnifiedSearchItemLogEvent(UnifiedSearchEvent):
+    """A source attached a log line to its request."""
+
+
+class UnifiedSearchItemCompleteEvent(UnifiedSearchEvent):
+    """One request finished (or was skipped)."""
+
+
+class UnifiedSearchItemFailedEvent(UnifiedSearchEvent):
+    """One request failed or was cancelled; the node carries the error."""
+
+
+class UnifiedSearchCompleteEvent(UnifiedSearchEvent):
+    """A search finished; the node carries the result count and duration."""
+
+
+class UnifiedSearchProgressEvent(UnifiedSearchEvent):
+    """A progress message for people (``Searching…``, ``Found 3 references`` ...)."""
+
+
+#: The LlamaIndex event class of each core event.
+EVENT_CLASSES: dict[EventName, type[UnifiedSearchEvent]] = {
+    EventName.SEARCH_START: UnifiedSearchStartEvent,
+    EventName.SEARCH_ITEM_START: UnifiedSearchItemStartEvent,
+    EventName.SEARCH_ITEM_LOG: UnifiedSearchItemLogEvent,
+    EventName.SEARCH_ITEM_COMPLETE: UnifiedSearchItemCompleteEvent,
+    EventName.SEARCH_ITEM_FAILED: UnifiedSearchItemFailedEvent,
+    EventName.SEARCH_COMPLETE: UnifiedSearchCompleteEvent,
+    EventName.SEARCH_PROGRESS: UnifiedSearchProgressEvent,
+}
+
+
+def from_search_event(
+    event: SearchEvent, span_id: str | None, tags: Mapping[str, Any] | None = None
+) -> UnifiedSearchEvent:
+    """Build the LlamaIndex event of a core event, attached to the span ``span_id``.
+
+    The span and tags are passed explicitly because sync searches run on a
+    background loop, where the caller's active span and tags are not visible.
+    """
+    return EVENT_CLASSES[event.name](
+        name=event.name,
+        request_id=event.request_id,
+        chat_id=event.chat_id,
+        node=event.node,
+        message=event.message,
+        at=event.at,
+        span_id=span_id,
+        tags=dict(tags or {}),
+    )

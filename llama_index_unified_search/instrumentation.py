@@ -1,0 +1,64 @@
+"""Run a core search inside a LlamaIndex span and re-emit its events there.
+
+Every search made by this package goes through ``search`` or ``asearch``, so
+LlamaIndex span handlers see one span per search and event handlers see the
+core's events (as ``UnifiedSearchEvent`` subclasses) tagged with that span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+# llama_index.core.instrumentation re-exports these without an __all__.
+from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+from llama_index.core.instrumentation.dispatcher import (  # type: ignore[attr-defined]
+    active_instrument_tags,
+)
+from llama_index.core.instrumentation.span import active_span_id
+
+from llama_index_unified_search.events import from_search_event
+from unified_search.events import SearchEvent
+from unified_search.response import SearchResponse
+from unified_search.searcher import RequestLike, Searcher
+
+dispatcher = get_dispatcher(__name__)
+
+
+class EventForwarder:
+    """A core event sink that dispatches each event into LlamaIndex instrumentation.
+
+    The caller's span and ``instrument_tags`` are captured when the forwarder
+    is made: sync searches run on a background loop, where neither is visible.
+
+    Example:
+        >>> forward = EventForwarder.capture()
+        >>> await searcher.asearch(request, sinks=[forward])  # doctest: +SKIP
+    """
+
+    def __init__(self, span_id: str | None, tags: dict[str, Any] | None = None) -> None:
+        self.span_id = span_id
+        self.tags = dict(tags or {})
+
+    @classmethod
+    def capture(cls) -> EventForwarder:
+        """Make a forwarder bound to the current span and instrument tags."""
+        return cls(active_span_id.get(), active_instrument_tags.get())
+
+    def __call__(self, event: SearchEvent) -> None:
+        """Dispatch ``event`` to every LlamaIndex event handler."""
+        dispatcher.event(from_search_event(event, self.span_id, self.tags))
+
+
+@dispatcher.span
+def search(searcher: Searcher, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    """Run ``searcher.run`` in a span, forwarding its events (safe in sync LlamaIndex code)."""
+    return searcher.run(requests, sinks=[EventForwarder.capture()], **options)
+
+
+@dispatcher.span
+async def asearch(
+    searcher: Searcher, requests: Sequence[RequestLike], **options: Any
+) -> SearchResponse:
+    """Await ``searcher.arun`` in a span, forwarding its events."""
+    return await searcher.arun(requests, sinks=[EventForwarder.capture()], **options)

@@ -1,0 +1,128 @@
+"""Conversions between the core's ``ResultItem`` and LlamaIndex nodes, both ways.
+
+A node made here carries the citation fields in its metadata and keeps them out
+of embeddings; when a prompt asks for the node in LLM mode it is shown as the
+core's ``<ref>`` element (escaped by the core), so a query engine's context
+reads like the ``<references>`` block the citation prompt talks about.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, TextNode
+
+from unified_search.citations import render_ref
+from unified_search.types import Reference, ResultItem, SearchType, Source
+
+# Fixed so that the same item maps to the same node id in every run and process.
+_NODE_NAMESPACE = uuid.UUID("6f1c5a52-3f7e-4d0b-9a4e-2b8f7f0c1d11")
+
+#: Metadata keys written on every node, in this order.
+CITATION_KEYS = (
+    "citation_id",
+    "type",
+    "source",
+    "weight",
+    "score",
+    "title",
+    "url",
+    "collection",
+    "document_id",
+    "model",
+    "record_id",
+)
+#: The only metadata an embedding sees: the rest describes provenance, not content.
+_EMBEDDED_KEYS = frozenset({"title"})
+
+
+class ReferenceNode(TextNode):
+    """A text node that presents itself to an LLM as a cited ``<ref>`` element.
+
+    ``get_content()`` and embeddings see the plain text; ``MetadataMode.LLM``
+    (what response synthesizers use) returns the core's escaped ``<ref>`` tag.
+
+    Example:
+        >>> item = ResultItem(type="kb", content="a & b", citation_id="ref_001")
+        >>> item_to_node(item).node.get_content(MetadataMode.LLM)
+        '<ref id="ref_001" type="kb" source="user" weight="1">a &amp; b</ref>'
+    """
+
+    @classmethod
+    def class_name(cls) -> str:
+        """Return the name LlamaIndex serialisation records."""
+        return "ReferenceNode"
+
+    def get_content(self, metadata_mode: MetadataMode = MetadataMode.NONE) -> str:
+        """Return the text, or the ``<ref>`` element when rendering for an LLM."""
+        if metadata_mode is not MetadataMode.LLM or not self.metadata.get("citation_id"):
+            return super().get_content(metadata_mode)
+        reference = Reference.from_item(node_to_item(NodeWithScore(node=self)))
+        return render_ref(reference)
+
+
+def node_id(item: ResultItem) -> str:
+    """Return a node id derived from the item's identity, stable across runs."""
+    return str(uuid.uuid5(_NODE_NAMESPACE, item.key))
+
+
+def _metadata(item: ResultItem) -> dict[str, Any]:
+    values = item.model_dump(mode="json")  # node metadata must stay JSON-serialisable
+    metadata = {key: values[key] for key in CITATION_KEYS if values[key] is not None}
+    if values["data"] is not None:
+        metadata["data"] = values["data"]
+    if values["metadata"]:
+        metadata["extra"] = values["metadata"]
+    return metadata
+
+
+def item_score(item: ResultItem) -> float:
+    """Return the item's final score: the reranker's when it gave one, else the source's."""
+    return float(item.metadata.get("rerank_score", item.score))
+
+
+def item_to_node(item: ResultItem) -> NodeWithScore:
+    """Turn a result item into a scored node carrying its citation metadata."""
+    metadata = _metadata(item)
+    node = ReferenceNode(
+        id_=node_id(item),
+        text=item.content,
+        metadata=metadata,
+        excluded_embed_metadata_keys=[key for key in metadata if key not in _EMBEDDED_KEYS],
+        excluded_llm_metadata_keys=list(metadata),
+    )
+    return NodeWithScore(node=node, score=item_score(item))
+
+
+def node_to_item(scored: NodeWithScore) -> ResultItem:
+    """Turn a node back into a result item.
+
+    Nodes made by this package round-trip exactly (their metadata says what
+    they are). Any other node becomes a knowledge-base item identified by its
+    node id, scored by its ``NodeWithScore`` score.
+    """
+    node = scored.node
+    if node.metadata.get("citation_id") and "type" in node.metadata:
+        return _item_from_metadata(node)
+    return ResultItem(
+        type=SearchType.KB,
+        title=str(node.metadata.get("title", "")),
+        content=node.get_content(MetadataMode.NONE),
+        score=scored.score if scored.score is not None else 0.0,
+        source=Source.USER,
+        document_id=node.node_id,
+    )
+
+
+def _item_from_metadata(node: BaseNode) -> ResultItem:
+    metadata = node.metadata
+    fields = {key: metadata[key] for key in CITATION_KEYS if key in metadata}
+    return ResultItem.model_validate(
+        {
+            **fields,
+            "content": node.get_content(MetadataMode.NONE),
+            "data": metadata.get("data"),
+            "metadata": metadata.get("extra", {}),
+        }
+    )

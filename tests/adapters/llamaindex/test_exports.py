@@ -1,0 +1,28 @@
+import llama_index_unified_search
+
+
+def test_public_names_are_pinned_and_sorted() -> None:
+    """The package exports exactly these names, sorted, and each resolves."""
+    expected = [
+        "ReferenceNode",
+        "ResolvedCitations",
+        "SearchTraceCollector",
+        "UnifiedRerankPostprocessor",
+        "UnifiedSearchCompleteEvent",
+        "UnifiedSearchEvent",
+        "UnifiedSearchItemCompleteEvent",
+        "UnifiedSearchItemFailedEvent",
+        "UnifiedSearchItemLogEvent",
+        "UnifiedSearchItemStartEvent",
+        "UnifiedSearchProgressEvent",
+        "UnifiedSearchRetriever",
+        "UnifiedSearchStartEvent",
+        "UnifiedSearchToolSpec",
+        "citation_qa_template",
+        "citation_refine_template",
+        "item_to_node",
+        "node_to_item",
+        "resolve_citations",
+    ]
+    assert llama_index_unified_search.__all__ == expected
+    assert all(hasattr(llama_index_unified_search, name) for name in expected)
