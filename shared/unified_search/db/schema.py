@@ -1,0 +1,219 @@
+"""What a model looks like: columns, types, keys, and the settings that guard it.
+
+Reflection goes through SQLAlchemy, so tables and views of any supported
+database look the same. Reflected tables are cached per engine: a schema
+change needs a new handler (or ``SchemaCatalog.clear``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from unified_search.db.config import ModelSettings
+from unified_search.errors import ErrorCode, SearchError
+
+Kind = Literal["int", "float", "str", "bool", "date", "datetime", "other"]
+#: Preferred display columns, in order, when settings name none.
+_TITLE_NAMES = ("title", "name", "label", "subject", "email")
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """One column as the DSL sees it.
+
+    Example:
+        >>> ColumnInfo("price", "float", "NUMERIC(10, 2)", nullable=False, primary_key=False).kind
+        'float'
+    """
+
+    name: str
+    kind: Kind
+    type: str
+    nullable: bool
+    primary_key: bool
+    foreign_key: str | None = None
+    """``table.column`` this column points to, if any."""
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelSchema:
+    """A reflected model with its settings applied.
+
+    Example:
+        >>> schema.columns["price"].kind  # doctest: +SKIP
+        'float'
+    """
+
+    name: str
+    table: sa.Table = field(repr=False)
+    columns: Mapping[str, ColumnInfo]
+    primary_key: tuple[str, ...]
+    title: str | None
+    searchable: tuple[str, ...]
+    settings: ModelSettings = field(default_factory=ModelSettings)
+
+    @property
+    def label(self) -> str:
+        """The human name of the model."""
+        return self.settings.label or self.name
+
+    def column(self, name: str) -> ColumnInfo:
+        """Return a column; unknown names fail with INVALID_QUERY listing the real ones."""
+        try:
+            return self.columns[name]
+        except KeyError:
+            known = ", ".join(self.columns)
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                f"unknown field {name!r} on model {self.name!r}; fields: {known}",
+            ) from None
+
+    def text_columns(self) -> list[str]:
+        """Return the names of the text columns."""
+        return [c.name for c in self.columns.values() if c.kind == "str"]
+
+    def describe(self) -> dict[str, Any]:
+        """Return a JSON description for agents that write DSL."""
+        return {
+            "model": self.name,
+            "label": self.label,
+            "description": self.settings.description,
+            "primary_key": list(self.primary_key),
+            "title": self.title,
+            "searchable": list(self.searchable),
+            "columns": [_describe_column(c) for c in self.columns.values()],
+        }
+
+
+def _describe_column(column: ColumnInfo) -> dict[str, Any]:
+    info: dict[str, Any] = {"name": column.name, "type": column.kind, "nullable": column.nullable}
+    if column.primary_key:
+        info["primary_key"] = True
+    if column.foreign_key:
+        info["references"] = column.foreign_key
+    if column.description:
+        info["description"] = column.description
+    return info
+
+
+def column_kind(type_: sa.types.TypeEngine[Any]) -> Kind:
+    """Map a SQL type to the kind of Python value its column holds."""
+    checks: Sequence[tuple[type[Any], Kind]] = (
+        (sa.Boolean, "bool"),
+        (sa.DateTime, "datetime"),
+        (sa.Date, "date"),
+        (sa.Integer, "int"),
+        (sa.Numeric, "float"),
+        (sa.Float, "float"),
+        (sa.String, "str"),
+        (sa.Enum, "str"),
+    )
+    for sql_type, kind in checks:
+        if isinstance(type_, sql_type):
+            return kind
+    return "other"
+
+
+def build_schema(table: sa.Table, settings: ModelSettings) -> ModelSchema:
+    """Combine a reflected table with its settings; settings naming missing columns are errors."""
+    columns = {c.name: _column_info(c, settings) for c in table.columns}
+    _check_settings(table.name, columns, settings)
+    text = [n for n, c in columns.items() if c.kind == "str"]
+    open_text = [n for n in text if n not in settings.permission]  # a tenant ID is no content
+    searchable = tuple(settings.searchable if settings.searchable is not None else open_text)
+    return ModelSchema(
+        name=table.name,
+        table=table,
+        columns=columns,
+        primary_key=tuple(c.name for c in table.primary_key.columns),
+        title=settings.title or _default_title(text),
+        searchable=searchable,
+        settings=settings,
+    )
+
+
+def _column_info(column: sa.Column[Any], settings: ModelSettings) -> ColumnInfo:
+    fks = [f"{fk.column.table.name}.{fk.column.name}" for fk in column.foreign_keys]
+    return ColumnInfo(
+        name=column.name,
+        kind=column_kind(column.type),
+        type=str(column.type),
+        nullable=bool(column.nullable),
+        primary_key=bool(column.primary_key),
+        foreign_key=fks[0] if fks else None,
+        description=settings.columns.get(column.name),
+    )
+
+
+def _check_settings(model: str, columns: Mapping[str, ColumnInfo], settings: ModelSettings) -> None:
+    named = [*settings.columns, *(settings.searchable or []), *settings.permission]
+    if settings.title:
+        named.append(settings.title)
+    missing = sorted({n for n in named if n not in columns})
+    if missing:
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            f"db.settings.{model} names columns the model lacks: {', '.join(missing)}",
+        )
+
+
+def _default_title(text_columns: Sequence[str]) -> str | None:
+    # Without a name-like column the title is "<label> <id>": a status word is no title.
+    return next((wanted for wanted in _TITLE_NAMES if wanted in text_columns), None)
+
+
+class SchemaCatalog:
+    """Reflected models of one engine, cached; safe to share between threads.
+
+    Example:
+        >>> catalog = SchemaCatalog(engine)  # doctest: +SKIP
+        >>> catalog.model("products", ModelSettings()).primary_key  # doctest: +SKIP
+        ('id',)
+    """
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        self._lock = threading.Lock()
+        self._tables: dict[str, sa.Table] = {}
+        self._names: list[str] | None = None
+
+    def names(self) -> list[str]:
+        """Return every table and view name of the default schema, sorted."""
+        with self._lock:
+            if self._names is None:
+                inspector = sa.inspect(self.engine)
+                found = inspector.get_table_names() + inspector.get_view_names()
+                self._names = sorted(set(found))
+            return list(self._names)
+
+    def model(self, name: str, settings: ModelSettings) -> ModelSchema:
+        """Reflect ``name`` (once) and apply ``settings``."""
+        with self._lock:
+            table = self._tables.get(name)
+            if table is None:
+                table = sa.Table(name, sa.MetaData(), autoload_with=self.engine)
+                self._tables[name] = table
+        return build_schema(table, settings)
+
+    def clear(self) -> None:
+        """Forget everything reflected, for example after a migration."""
+        with self._lock:
+            self._tables.clear()
+            self._names = None
+
+
+def check_models(wanted: Sequence[str], exposed: Sequence[str]) -> None:
+    """Fail with INVALID_QUERY listing the available models when one of ``wanted`` is not exposed."""
+    unknown = [m for m in wanted if m not in exposed]
+    if unknown:
+        available = ", ".join(exposed) or "none"
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            f"unknown model {unknown[0]!r}; available models: {available}",
+        )
