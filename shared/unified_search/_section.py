@@ -8,4 +8,4 @@ from pydantic import BaseModel, ConfigDict
 class Section(BaseModel):
     """A configuration section: unknown keys are errors, values compare by content."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True, use_attribute_docstrings=True)

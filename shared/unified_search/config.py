@@ -53,8 +53,11 @@ class Weights(Section):
     """Trust in a result by who asked for the search."""
 
     user: float = Field(default=1.0, ge=0.0)
+    """Weight of searches the user asked for."""
     hook: float = Field(default=0.8, ge=0.0)
+    """Weight of searches a hook or an earlier pipeline step made."""
     auto: float = Field(default=0.6, ge=0.0)
+    """Weight of automatic searches made before a model call."""
 
     def of(self, source: Source) -> float:
         """Return the weight of ``source``."""
@@ -78,20 +81,28 @@ class Uses(Section):
     search: str = "builtin"
     """``disabled`` turns automatic search off."""
     web: str = "builtin"
+    """Web search: the builtin providers, an agent that plans its own searches, or an MCP tool."""
     keyword: str | None = None
     """Keyword extraction for web queries; ``None`` sends the query as typed."""
     querydsl: str = "builtin"
+    """Natural language to query DSL for database search."""
     rerank: str = "weighted"
+    """Reranker name (``weighted``, ``rrf``, ``intent`` ...), an agent, or an MCP tool."""
 
 
 class MCPServerConfig(Section):
     """An MCP server reachable by name: a stdio command or a streamable HTTP URL."""
 
     command: str | None = None
+    """Program that serves MCP over stdio."""
     args: list[str] = Field(default_factory=list)
+    """Its arguments."""
     env: dict[str, str] = Field(default_factory=dict)
+    """Extra environment variables for it."""
     url: str | None = None
+    """Streamable HTTP endpoint of a running server (instead of ``command``)."""
     timeout: float = Field(default=30.0, gt=0)
+    """Seconds one tool call may take."""
 
     @model_validator(mode="after")
     def _one_transport(self) -> MCPServerConfig:
@@ -120,6 +131,7 @@ class SearchConfig(Section):
     options: Options = Field(default_factory=Options)
     uses: Uses = Field(default_factory=Uses)
     mcp: dict[str, MCPServerConfig] = Field(default_factory=dict)
+    """MCP servers by name, for ``uses`` values of the form ``mcp:<server>.<tool>``."""
 
     @classmethod
     def load(

@@ -33,6 +33,7 @@ class CacheConfig(Section):
     """Where provider answers are kept, and for how long. Errors are never cached."""
 
     enabled: bool = True
+    """Keep provider answers for ``ttl`` seconds."""
     backend: CacheBackend = "memory"
     """``memory`` (one process), ``sqlite`` (a file, survives restarts) or ``redis`` (shared)."""
     ttl: float = Field(default=3600.0, gt=0)
@@ -51,9 +52,11 @@ class JinaSettings(Section):
     """Jina Reader, which turns a page into clean text on its side."""
 
     enabled: bool = False
+    """Fetch pages through Jina Reader instead of directly."""
     api_key_env: str = "JINA_API_KEY"
     """Optional key: Jina Reader also works without one, at a lower rate limit."""
     base_url: str = "https://r.jina.ai/"
+    """Jina Reader endpoint."""
 
 
 class ReaderConfig(Section):
@@ -65,6 +68,7 @@ class ReaderConfig(Section):
     max_bytes: int = Field(default=5_000_000, ge=1024)
     """Bytes read from a page before the download stops."""
     max_redirects: int = Field(default=5, ge=0, le=20)
+    """Redirects followed, each one checked by the SSRF guard again."""
     allow_private_hosts: bool = False
     """Fetch hosts that resolve to private, loopback or link-local addresses (off: SSRF guard)."""
 

@@ -1,0 +1,1 @@
+"""The ``unified-search`` command line (entry point: ``unified_search.cli.app:main``)."""

@@ -1,0 +1,115 @@
+"""Options shared by several commands, and how flags become configuration overrides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from unified_search.types import SearchType
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Output formats of the search commands.
+FORMATS = ("table", "json", "xml", "markdown")
+
+
+class BadInput(click.ClickException):
+    """Input the command cannot work with: exit code 2, one line on stderr."""
+
+    exit_code = 2
+
+
+def parse_types(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> list[SearchType] | None:
+    """Split ``web,kb,db`` into source types; an unknown one names the valid ones."""
+    if value is None:
+        return None
+    names = [part.strip().lower() for part in value.split(",") if part.strip()]
+    valid = [t.value for t in SearchType]
+    unknown = [name for name in names if name not in valid]
+    if unknown or not names:
+        raise click.BadParameter(
+            f"{', '.join(unknown) or 'nothing'} is not one of {', '.join(valid)}"
+        )
+    return [SearchType(name) for name in dict.fromkeys(names)]
+
+
+def config_option(function: F) -> F:
+    """Add ``--config PATH``."""
+    return click.option(
+        "--config",
+        "config_path",
+        metavar="PATH",
+        help="search.yml to load (default: $UNIFIED_SEARCH_CONFIG); env vars and flags override it.",
+    )(function)
+
+
+def source_options(function: F) -> F:
+    """Add the options that choose and narrow sources."""
+    decorators = [
+        click.option(
+            "--type",
+            "types",
+            metavar="TYPES",
+            callback=parse_types,
+            help="Sources to search, comma-separated: web,kb,db (default: every configured one).",
+        ),
+        click.option(
+            "--collection",
+            "collections",
+            multiple=True,
+            help="Knowledge-base collection to search (repeatable); sets kb.collections.",
+        ),
+        click.option("--db", "db_url", metavar="URL", help="SQLAlchemy database URL; sets db.url."),
+        click.option(
+            "--model",
+            "models",
+            multiple=True,
+            help="Database table or view to search (repeatable); sets db.models.",
+        ),
+        click.option(
+            "--rerank",
+            metavar="NAME",
+            help="Reranker (weighted, rrf, intent ...); sets uses.rerank.",
+        ),
+        click.option("--top-n", type=click.IntRange(1, 1000), help="How many references to keep."),
+        click.option(
+            "--format",
+            "output",
+            type=click.Choice(FORMATS),
+            default="table",
+            show_default=True,
+            help="table: references and trace; json: the whole response; xml: the <references> "
+            "block; markdown: a cited list.",
+        ),
+        click.option("--chat-id", help="Conversation the stored search record belongs to."),
+    ]
+    for decorate in reversed(decorators):
+        function = decorate(function)
+    return function
+
+
+def overrides(
+    *,
+    collections: Sequence[str] = (),
+    db_url: str | None = None,
+    models: Sequence[str] = (),
+    rerank: str | None = None,
+) -> dict[str, Any]:
+    """The configuration keys set by the source flags (unset flags set nothing)."""
+    layer: dict[str, Any] = {}
+    if collections:
+        layer["kb"] = {"collections": list(collections)}
+    db: dict[str, Any] = {}
+    if db_url:
+        db["url"] = db_url
+    if models:
+        db["models"] = list(models)
+    if db:
+        layer["db"] = db
+    if rerank:
+        layer["uses"] = {"rerank": rerank}
+    return layer

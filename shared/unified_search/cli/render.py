@@ -1,0 +1,148 @@
+"""Show a search response on the terminal: a table, JSON, the ``<references>`` XML or Markdown.
+
+Titles and content come from the web and from databases: they are printed as
+plain text (rich markup in them is escaped) and flattened to one line per cell.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from unified_search.errors import ErrorInfo
+from unified_search.events import TraceNode
+from unified_search.format import flat
+from unified_search.response import SearchResponse
+from unified_search.types import Reference
+
+SNIPPET = 90
+"""Characters of content shown per reference in the table."""
+
+
+def show(console: Console, response: SearchResponse, output: str) -> None:
+    """Print ``response`` in the ``output`` format (table, json, xml or markdown)."""
+    if output == "json":
+        console.print_json(json.dumps(response_json(response)))
+    elif output == "xml":
+        console.print(response.context.xml, markup=False, highlight=False, soft_wrap=True)
+    elif output == "markdown":
+        console.print(markdown(response.references), markup=False, highlight=False, soft_wrap=True)
+    else:
+        show_table(console, response)
+
+
+def show_table(console: Console, response: SearchResponse) -> None:
+    """References, the trace and the failures, then where to find the record again."""
+    console.print(references_table(response.references))
+    console.print(trace_table(response.trace))
+    for error in response.errors:
+        console.print(f"[red]failed[/red] {escape(error_line(error))}")
+    console.print(
+        f"status: {response.status}  request id: {response.request_id}  "
+        f"({response.duration_ms:.0f} ms)",
+        highlight=False,
+    )
+
+
+def response_json(response: SearchResponse) -> dict[str, Any]:
+    """The parts of a response a program needs, as plain JSON."""
+    return {
+        "request_id": response.request_id,
+        "chat_id": response.chat_id,
+        "status": response.status,
+        "duration_ms": round(response.duration_ms, 3),
+        "references": [ref.model_dump(mode="json") for ref in response.references],
+        "errors": [error.model_dump(mode="json") for error in response.errors],
+        "trace": [trace_row(node) for node in response.trace if node.kind == "search_item"],
+        "xml": response.context.xml,
+        "prompt": response.context.prompt,
+    }
+
+
+def references_table(references: Sequence[Reference], title: str = "References") -> Table:
+    """One row per cited reference, best first."""
+    table = Table(title=title, title_justify="left", expand=False)
+    for column in ("id", "type", "title", "where", "score", "content"):
+        table.add_column(column, overflow="fold")
+    for ref in references:
+        table.add_row(
+            ref.id,
+            ref.type.value,
+            escape(flat(ref.title, 60)),
+            escape(where(ref)),
+            f"{ref.score:.2f}",
+            escape(flat(ref.content, SNIPPET)),
+        )
+    if not references:
+        table.add_row("-", "-", "no references found", "", "", "")
+    return table
+
+
+def where(ref: Reference) -> str:
+    """Where a reference lives: its URL, collection/document or model/row."""
+    if ref.url:
+        return ref.url
+    if ref.collection:
+        return f"{ref.collection}/{ref.document_id or ''}".rstrip("/")
+    if ref.model:
+        return f"{ref.model}#{ref.record_id}" if ref.record_id else ref.model
+    return ""
+
+
+def trace_table(trace: Sequence[TraceNode]) -> Table:
+    """Which source took how long, found how much, or failed and why."""
+    table = Table(title="Trace", title_justify="left")
+    for column in ("source", "query", "status", "items", "ms", "error"):
+        table.add_column(column, overflow="fold")
+    for node in trace:
+        row = trace_row(node)
+        table.add_row(
+            row["source"],
+            escape(flat(row["query"], 60)),
+            _coloured(row["status"]),
+            str(row["items"]),
+            f"{row['ms']:.0f}",
+            escape(row["error"] or ""),
+        )
+    return table
+
+
+def trace_row(node: TraceNode) -> dict[str, Any]:
+    """One trace node as a flat row."""
+    return {
+        "source": node.type.value if node.type else "search (total)",
+        "query": node.input.get("query"),
+        "status": node.status.value,
+        "items": node.output.get("result_count", 0),
+        "ms": float(node.output.get("duration_ms", 0.0)),
+        "error": error_line(node.error) if node.error else None,
+    }
+
+
+def error_line(error: ErrorInfo) -> str:
+    """``CODE [provider]: message`` on one line."""
+    provider = f" [{error.provider}]" if error.provider else ""
+    return f"{error.code.value}{provider}: {flat(error.message)}"
+
+
+def markdown(references: Sequence[Reference]) -> str:
+    """A numbered Markdown list of the references, each with its citation ID."""
+    if not references:
+        return "_No references found._"
+    lines = []
+    for ref in references:
+        link = f" <{ref.url}>" if ref.url else f" ({where(ref)})" if where(ref) else ""
+        lines.append(f"{ref.index}. **[{ref.id}] {flat(ref.title) or '(untitled)'}**{link}")
+        if ref.content:
+            lines.append(f"   {flat(ref.content, 300)}")
+    return "\n".join(lines)
+
+
+def _coloured(status: str) -> str:
+    colour = {"completed": "green", "failed": "red", "skipped": "yellow"}.get(status)
+    return f"[{colour}]{status}[/{colour}]" if colour else status

@@ -1,0 +1,145 @@
+"""Open the engine for one command and check its sources before any search starts.
+
+A search that cannot possibly work (no database reachable at the URL, a
+collection that does not exist, web search without a provider) is bad input:
+it stops with exit code 2 before anything runs, instead of reporting a failed
+source after the fact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+from unified_search.cli.options import BadInput
+from unified_search.config import SearchConfig
+from unified_search.deep import adeep_search, default_types
+from unified_search.response import SearchResponse
+from unified_search.searcher import Searcher
+from unified_search.store import SearchStore
+from unified_search.types import SearchType
+
+
+def open_searcher(config: SearchConfig) -> Searcher:
+    """A Searcher over ``config`` that records every search in the default store."""
+    return Searcher(config, store=SearchStore())
+
+
+def chosen_types(config: SearchConfig, types: Sequence[SearchType] | None) -> list[SearchType]:
+    """The types asked for, else every configured one; refuse when nothing is configured."""
+    if types:
+        return list(types)
+    configured = default_types(config)
+    if configured == [SearchType.WEB] and not config.web.providers:
+        raise BadInput(
+            "nothing to search: pass --collection NAME, --db URL or --type, or configure "
+            "sources in search.yml (see unified-search config --help)"
+        )
+    return configured
+
+
+async def asearch(
+    config: SearchConfig,
+    query: str,
+    types: Sequence[SearchType],
+    *,
+    deep: bool = False,
+    **options: Any,
+) -> SearchResponse:
+    """Open a recording Searcher over ``config`` and run :func:`arun_search` on it."""
+    async with open_searcher(config) as searcher:
+        return await arun_search(searcher, query, types, deep=deep, **options)
+
+
+async def arun_search(
+    searcher: Searcher,
+    query: str,
+    types: Sequence[SearchType],
+    *,
+    deep: bool = False,
+    **options: Any,
+) -> SearchResponse:
+    """Check the sources, then run one request per type (or a deep search)."""
+    await check_sources(searcher, types)
+    if deep:
+        return await adeep_search(searcher, query, types=types, **options)
+    requests = [{"query": query, "type": kind} for kind in types]
+    return await searcher.aall(requests, **options)
+
+
+async def check_sources(searcher: Searcher, types: Sequence[SearchType]) -> None:
+    """Refuse sources that cannot answer: raise ``BadInput`` naming what is missing."""
+    config = searcher.config
+    if SearchType.WEB in types and not config.web.providers:
+        raise BadInput(
+            "web search needs a provider: set web.providers in search.yml, or a key such as "
+            "TAVILY_API_KEY, or SEARXNG_URL"
+        )
+    if SearchType.DB in types:
+        await asyncio.to_thread(check_database, config.db.url)
+    if SearchType.KB in types:
+        await check_collections(searcher, config.kb.collections)
+
+
+def check_database(url: str | None) -> None:
+    """Connect once to ``url``; raise ``BadInput`` with the reason when that fails."""
+    if not url:
+        raise BadInput("database search needs a database: pass --db URL or set db.url")
+    parsed = _parsed(url)
+    shown = parsed.render_as_string(hide_password=True)
+    if _missing_sqlite_file(parsed):
+        raise BadInput(f"cannot connect to {shown}: the database file does not exist")
+    try:
+        engine = create_engine(parsed)
+    except (NoSuchModuleError, ImportError) as exc:
+        raise BadInput(f"cannot connect to {shown}: no driver ({_first_line(exc)})") from exc
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc  # the driver's own message when there is one
+        raise BadInput(f"cannot connect to {shown}: {_first_line(cause)}") from exc
+    finally:
+        engine.dispose()
+
+
+async def check_collections(searcher: Searcher, names: Sequence[str]) -> None:
+    """Refuse unknown collection names, and an empty knowledge base."""
+    handler = searcher.handler(SearchType.KB)
+    lister = getattr(handler, "list_collections", None)
+    if lister is None:  # a registered handler that does not list its collections
+        return
+    existing: list[str] = await lister()
+    if not existing:
+        raise BadInput(
+            "the knowledge base is empty: index documents first "
+            "(unified-search index PATH --collection NAME)"
+        )
+    unknown = [name for name in names if name not in existing]
+    if unknown:
+        raise BadInput(
+            f"unknown collection {unknown[0]!r}; existing collections: {', '.join(existing)}"
+        )
+
+
+def _parsed(url: str) -> URL:
+    try:
+        return make_url(url)
+    except ArgumentError as exc:
+        raise BadInput(f"not a database URL: {url!r}") from exc
+
+
+def _missing_sqlite_file(url: URL) -> bool:
+    database = url.database or ""
+    in_memory = database in ("", ":memory:") or database.startswith("file:")
+    return url.get_backend_name() == "sqlite" and not in_memory and not Path(database).exists()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -1,0 +1,100 @@
+"""How the command line builds its configuration: file, then environment, then flags.
+
+Each layer only sets the keys it names, and a later layer wins:
+
+1. ``--config search.yml`` (or the file named by ``$UNIFIED_SEARCH_CONFIG``);
+2. environment variables (:data:`ENVIRONMENT` lists them; provider keys such as
+   ``TAVILY_API_KEY`` or ``SEARXNG_URL`` switch their web provider on when the
+   file lists none);
+3. command-line flags (``--collection``, ``--db``, ``--model``, ``--rerank`` ...).
+
+The data folder (``$UNIFIED_SEARCH_HOME``, default ``~/.local/share/unified-search``)
+holds embedded Chroma (``kb/``), the search records (``search.sqlite3``) and the
+demo's shop database, unless the configuration points elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from unified_search.config import SearchConfig
+
+#: The data folder's environment variable (shared with ``unified_search.store``).
+DATA_HOME_ENV = "UNIFIED_SEARCH_HOME"
+
+#: Environment variables the command line reads, and what each one sets.
+ENVIRONMENT: dict[str, str] = {
+    "UNIFIED_SEARCH_CONFIG": "the search.yml to load when --config is not given",
+    DATA_HOME_ENV: "the data folder (embedded Chroma, search records, demo database)",
+    "UNIFIED_SEARCH_DB_URL": "db.url",
+    "UNIFIED_SEARCH_COLLECTIONS": "kb.collections (comma-separated)",
+    "UNIFIED_SEARCH_WEB_PROVIDERS": "web.providers (comma-separated)",
+    "UNIFIED_SEARCH_DEBUG": "show the traceback of an unexpected error",
+}
+#: Web providers switched on by their key (or URL) variable when no provider is configured.
+KEYED_PROVIDERS = ("tavily", "serper", "serpapi", "brave", "exa", "searxng")
+
+
+def data_home() -> Path:
+    """Return the data folder (``$UNIFIED_SEARCH_HOME`` or ``~/.local/share/unified-search``)."""
+    home = os.environ.get(DATA_HOME_ENV) or Path.home() / ".local" / "share" / "unified-search"
+    return Path(home).expanduser()
+
+
+def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> SearchConfig:
+    """Merge the file at ``path``, the environment and ``flags`` (later layers win).
+
+    Raises:
+        ConfigurationError: a file cannot be read, or a key is unknown or invalid; the
+            message names the key and the file (or the layer) it came from.
+    """
+    from unified_search.config import SearchConfig
+
+    from_file = SearchConfig.load(path)
+    layered = from_file.merged(
+        (environment_layer(from_file), "the environment"),
+        (dict(flags or {}), "command-line flags"),
+    )
+    return with_data_dir(layered)
+
+
+def environment_layer(config: SearchConfig) -> dict[str, Any]:
+    """The configuration keys set by environment variables, given the file's configuration."""
+    layer: dict[str, Any] = {}
+    if url := os.environ.get("UNIFIED_SEARCH_DB_URL"):
+        layer["db"] = {"url": url}
+    if names := _listed("UNIFIED_SEARCH_COLLECTIONS"):
+        layer["kb"] = {"collections": names}
+    providers = _listed("UNIFIED_SEARCH_WEB_PROVIDERS") or (
+        [] if config.web.providers else keyed_providers(config)
+    )
+    if providers:
+        layer["web"] = {"providers": providers}
+    return layer
+
+
+def keyed_providers(config: SearchConfig) -> list[str]:
+    """Web providers whose key (or, for SearXNG, URL) variable is set in the environment."""
+    found = []
+    for name in KEYED_PROVIDERS:
+        settings = config.web.provider_settings(name)
+        variable = settings.api_key_env or settings.base_url_env
+        has_url = name == "searxng" and bool(settings.base_url)
+        if has_url or (variable and os.environ.get(variable)):
+            found.append(name)
+    return found
+
+
+def with_data_dir(config: SearchConfig) -> SearchConfig:
+    """Keep embedded Chroma in the data folder unless the configuration says where."""
+    if config.kb.data_dir or config.kb.chroma_url:
+        return config
+    return config.merged({"kb": {"data_dir": str(data_home() / "kb")}})
+
+
+def _listed(variable: str) -> list[str]:
+    return [part.strip() for part in os.environ.get(variable, "").split(",") if part.strip()]

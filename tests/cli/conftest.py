@@ -1,0 +1,85 @@
+"""Run the real command line in a subprocess, with its data folder in a temporary directory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+Cli = Callable[..., Run]
+
+
+#: Variables that would let a developer's own setup (keys, config file) into a run.
+_PRIVATE = ("UNIFIED_SEARCH_", "TAVILY_", "SERPER_", "SERPAPI_", "BRAVE_", "EXA_", "SEARXNG_")
+
+
+def run_cli(home: Path, *args: str, env: Mapping[str, str] | None = None) -> Run:
+    """``python -m unified_search.cli ARGS`` with ``UNIFIED_SEARCH_HOME=home`` and no API keys."""
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(_PRIVATE)}
+    environ = {**inherited, "UNIFIED_SEARCH_HOME": str(home), "COLUMNS": "200", **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "unified_search.cli", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+        check=False,
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    """A runner whose data folder is this test's own temporary directory."""
+    home = tmp_path / "home"
+
+    def run(*args: str, env: Mapping[str, str] | None = None) -> Run:
+        return run_cli(home, *args, env=env)
+
+    return run
+
+
+@dataclass(frozen=True)
+class DemoRuns:
+    first: Run
+    second: Run
+    first_seconds: float
+    second_seconds: float
+    home: Path
+
+    def run(self, *args: str) -> Run:
+        """Run another command in the demo's data folder."""
+        return run_cli(self.home, *args)
+
+
+@pytest.fixture(scope="module")
+def demo_runs(tmp_path_factory: pytest.TempPathFactory) -> DemoRuns:
+    """``unified-search demo`` run twice in one fresh data folder (embeds the samples once)."""
+    home = tmp_path_factory.mktemp("demo-home")
+    started = time.perf_counter()
+    first = run_cli(home, "demo")
+    middle = time.perf_counter()
+    second = run_cli(home, "demo")
+    return DemoRuns(first, second, middle - started, time.perf_counter() - middle, home)
+
+
+@pytest.fixture
+def shop_db(tmp_path: Path) -> str:
+    """The sample shop database as a SQLite URL."""
+    from unified_search.db.sample import build_shop_database
+
+    return f"sqlite:///{build_shop_database(tmp_path / 'shop.db')}"
