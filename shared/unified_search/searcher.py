@@ -19,7 +19,7 @@ from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
-from unified_search.merge import merge
+from unified_search.merge import merge, weighted_items
 from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
@@ -276,7 +276,8 @@ class Searcher:
         candidates = merge(results, config.weights)
         if not candidates:
             return []
-        lists = [r.items for r in results if r is not None and r.items]
+        # Per-request lists, stamped with their source weights, for rank-fusing rerankers.
+        lists = [weighted_items(r, config.weights) for r in results if r is not None and r.items]
         # get_reranker wraps every reranker that can fail in the weighted fallback.
         return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
 

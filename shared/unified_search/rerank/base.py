@@ -32,13 +32,40 @@ class Reranker(Protocol):
         ...
 
 
-def cut(items: list[ResultItem], top_n: int | None) -> list[ResultItem]:
-    """Keep the first ``top_n`` items (all of them when ``top_n`` is ``None``)."""
+def check_top_n(top_n: int | None) -> None:
+    """Refuse a ``top_n`` below 1 before any work is done."""
     if top_n is not None and top_n < 1:
         raise ValueError("top_n must be at least 1")
+
+
+def cut(items: list[ResultItem], top_n: int | None) -> list[ResultItem]:
+    """Keep the first ``top_n`` items (all of them when ``top_n`` is ``None``)."""
+    check_top_n(top_n)
     return items if top_n is None else items[:top_n]
 
 
-def with_rerank_score(item: ResultItem, score: float) -> ResultItem:
-    """Return a copy of ``item`` carrying ``score`` as its rerank score."""
-    return item.model_copy(update={"metadata": {**item.metadata, "rerank_score": score}})
+def with_rerank_score(item: ResultItem, score: float, **extra: object) -> ResultItem:
+    """Return a copy of ``item`` carrying ``score`` as its rerank score (and any ``extra`` metadata)."""
+    return item.model_copy(update={"metadata": {**item.metadata, **extra, "rerank_score": score}})
+
+
+def ranked_by(
+    items: Sequence[ResultItem], scores: Sequence[float], top_n: int | None, **extra: object
+) -> list[ResultItem]:
+    """Order ``items`` by descending ``scores`` (ties keep their order), stamped and cut.
+
+    Example:
+        >>> a, b = ResultItem(type="kb", title="a"), ResultItem(type="kb", title="b")
+        >>> [i.title for i in ranked_by([a, b], [0.1, 0.9], None)]
+        ['b', 'a']
+    """
+    if len(items) != len(scores):
+        raise ValueError(f"{len(scores)} scores for {len(items)} items")
+    order = sorted(range(len(items)), key=lambda i: (-scores[i], i))
+    return cut([with_rerank_score(items[i], float(scores[i]), **extra) for i in order], top_n)
+
+
+def passage(item: ResultItem, max_chars: int | None = None) -> str:
+    """The text a reranker judges: the title and the content, optionally shortened."""
+    text = f"{item.title}\n{item.content}".strip()
+    return text if max_chars is None else text[:max_chars]

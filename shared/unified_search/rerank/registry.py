@@ -1,13 +1,24 @@
-"""The reranker registry: builtin rerankers by name, agents and MCP tools by `uses` value."""
+"""The reranker registry: builtin rerankers by name, agents and MCP tools by ``uses`` value.
+
+Every reranker but ``weighted`` is wrapped so that a failure falls back to the
+weighted order with a logged warning.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.delegates import Delegates, parse_uses
+from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 from unified_search.rerank.base import Reranker
+from unified_search.rerank.cross_encoder import CrossEncoderReranker
+from unified_search.rerank.delegate import DelegateReranker
+from unified_search.rerank.embedding import EmbeddingReranker
+from unified_search.rerank.fallback import FallbackReranker
+from unified_search.rerank.intent import IntentReranker
+from unified_search.rerank.remote import RemoteReranker
+from unified_search.rerank.rrf import RRFReranker
 from unified_search.rerank.weighted import WeightedReranker
 
 RerankerFactory = Callable[[SearchConfig, Delegates], Reranker]
@@ -15,15 +26,39 @@ RerankerFactory = Callable[[SearchConfig, Delegates], Reranker]
 #: Builtin rerankers by name.
 RERANKERS: dict[str, RerankerFactory] = {
     "weighted": lambda config, delegates: WeightedReranker(),
+    "rrf": lambda config, delegates: RRFReranker.from_config(config),
+    "intent": lambda config, delegates: IntentReranker.from_config(config),
+    "embedding": lambda config, delegates: EmbeddingReranker(),
+    "cross_encoder": lambda config, delegates: CrossEncoderReranker.from_config(config),
+    "cohere": lambda config, delegates: RemoteReranker.from_config("cohere", config),
+    "jina": lambda config, delegates: RemoteReranker.from_config("jina", config),
 }
 
 
 def get_reranker(name: str, config: SearchConfig, delegates: Delegates) -> Reranker:
-    """Build the reranker called ``name``; an unknown name lists the valid ones."""
+    """Build the reranker called ``name``: a builtin, a registered agent or ``mcp:<server>.<tool>``.
+
+    An unknown name fails with ``UNSUPPORTED``, listing the builtin rerankers and
+    the registered agents.
+    """
     factory = RERANKERS.get(name)
-    if factory is None:
-        valid = ", ".join(sorted(RERANKERS))
-        raise SearchError(
-            ErrorCode.UNSUPPORTED, f"unknown reranker {name!r}; valid rerankers: {valid}"
-        )
-    return factory(config, delegates)
+    if factory is not None:
+        reranker = factory(config, delegates)
+        return reranker if name == "weighted" else FallbackReranker(reranker)
+    if _is_delegate(name, delegates):
+        return FallbackReranker(DelegateReranker(name, config, delegates))
+    builtin = ", ".join(sorted(RERANKERS))
+    agents = ", ".join(delegates.names()) or "none registered"
+    raise SearchError(
+        ErrorCode.UNSUPPORTED,
+        f"unknown reranker {name!r}; builtin rerankers: {builtin}; registered agents: {agents}; "
+        "or mcp:<server>.<tool>",
+    )
+
+
+def _is_delegate(name: str, delegates: Delegates) -> bool:
+    try:
+        uses = parse_uses(name)
+    except ConfigurationError:
+        return False
+    return uses.kind == "mcp" or (uses.kind == "agent" and name in delegates.names())

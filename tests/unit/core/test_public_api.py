@@ -8,11 +8,13 @@ import unified_search
 EXPECTED = [
     "Citations",
     "ConfigurationError",
+    "DBHandler",
     "Entity",
     "ErrorCode",
     "ErrorInfo",
     "EventName",
     "GraphNode",
+    "KBHandler",
     "Mode",
     "Reference",
     "ReferenceContext",
@@ -34,6 +36,7 @@ EXPECTED = [
     "Source",
     "TraceNode",
     "TraceStatus",
+    "WebHandler",
     "build_context",
     "citation_prompt",
     "parse_citations",
@@ -41,7 +44,7 @@ EXPECTED = [
 
 
 def test_core_public_names_are_pinned() -> None:
-    assert unified_search.__all__ == EXPECTED
+    assert unified_search.__all__ == EXPECTED == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", EXPECTED)

@@ -1,0 +1,145 @@
+"""Query expansion: synonyms for abbreviations and intent-driven sub-queries.
+
+``expand_query`` turns one query into a short list of queries that together
+cover it better: the query itself, the query with abbreviations spelled out,
+and a few sub-queries chosen by the query's intent (a definition for a factual
+question, both sides of a comparison, the current year for news ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from unified_search.nlp.config import KeywordConfig
+from unified_search.nlp.intent import STRATEGIES, Intent, classify_intent, strip_signals
+from unified_search.nlp.synonyms import SYNONYMS
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_EN_SIDES = re.compile(
+    r"^(?:.*\bdifferences? between\s+)?(?P<a>.+?)\s+(?:vs\.?|versus|compared (?:to|with)|or|and)\s+(?P<b>.+?)\??$",
+    re.I,
+)
+_ZH_SIDES = re.compile(
+    r"^(?P<a>.+?)\s*(?:和|与|跟|还是|对比|vs\.?)\s*(?P<b>.+?)\s*(?:的)?(?:区别|对比|比较|差异|哪个好|不同)*[？?]?$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What expansion made of a query.
+
+    Example:
+        >>> expand_query("k8s vs nomad").sub_queries
+        ['k8s vs nomad', 'Kubernetes vs nomad', 'Kubernetes advantages', 'nomad advantages']
+    """
+
+    query: str
+    intent: Intent
+    sub_queries: list[str]
+    """The queries to search, the original one first, without duplicates."""
+    synonyms: dict[str, str]
+    """The abbreviations found in the query and what they were expanded to."""
+
+
+def expand_query(
+    query: str, *, config: KeywordConfig | None = None, today: date | None = None
+) -> Expansion:
+    """Classify ``query`` and build its sub-queries (at most ``keyword.max_sub_queries``)."""
+    section = config or KeywordConfig()
+    text = " ".join(query.split())
+    table = synonym_table(section.synonyms)
+    intent = classify_intent(text)
+    found = synonyms_in(text, table)
+    expanded = apply_synonyms(text, found)
+    topic = apply_synonyms(strip_signals(text, intent) or text, found)
+    year = (today or datetime.now(UTC).date()).year
+    extra = _BUILDERS[STRATEGIES[intent].expansion](expanded, topic, _is_chinese(text), year)
+    return Expansion(
+        text, intent, _unique([text, expanded, *extra])[: section.max_sub_queries], found
+    )
+
+
+def synonym_table(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Return the builtin synonyms with ``extra`` entries added or overriding (keys lower-cased)."""
+    return {**SYNONYMS, **{key.lower(): value for key, value in (extra or {}).items()}}
+
+
+def synonyms_in(text: str, table: Mapping[str, str]) -> dict[str, str]:
+    """Return the table's abbreviations that appear in ``text`` as whole words."""
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9+#.\-]*[A-Za-z0-9+#]|[A-Za-z0-9]", text)
+    return {word: table[word.lower()] for word in words if word.lower() in table}
+
+
+def apply_synonyms(text: str, found: Mapping[str, str]) -> str:
+    """Replace every abbreviation in ``found`` by its expansion (whole words only)."""
+    for word, full in found.items():
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", full, text)
+    return text
+
+
+def _is_chinese(text: str) -> bool:
+    return _CJK.search(text) is not None
+
+
+def _unique(queries: list[str]) -> list[str]:
+    seen: set[str] = set()
+    kept = []
+    for query in (" ".join(q.split()) for q in queries):
+        if query and query.casefold() not in seen:
+            seen.add(query.casefold())
+            kept.append(query)
+    return kept
+
+
+Builder = Callable[[str, str, bool, int], list[str]]
+
+
+def _definition(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    return (
+        [f"{topic} 定义", f"{topic} 详解"] if zh else [f"{topic} definition", f"{topic} explained"]
+    )
+
+
+def _latest(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    return [f"{topic} {year}", f"{topic} 最新" if zh else f"latest {topic}"]
+
+
+def _sides(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    match = (_ZH_SIDES if zh else _EN_SIDES).match(query)
+    if match is None:
+        return [f"{topic} 对比" if zh else f"{topic} comparison"]
+    suffix = " 优势" if zh else " advantages"
+    sides = [strip_signals(match.group(side), Intent.COMPARISON) for side in ("a", "b")]
+    return [side + suffix for side in sides if side]
+
+
+def _guide(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    return [f"{topic} 教程", f"{topic} 指南"] if zh else [f"{topic} tutorial", f"{topic} guide"]
+
+
+def _angles(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    if zh:
+        return [f"{topic} 概述", f"{topic} 应用", f"{topic} 挑战"]
+    return [f"{topic} overview", f"{topic} use cases", f"{topic} challenges"]
+
+
+def _official(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    return (
+        [f"{topic} 官方文档", f"{topic} GitHub"]
+        if zh
+        else [f"{topic} official documentation", f"{topic} GitHub"]
+    )
+
+
+_BUILDERS: dict[str, Builder] = {
+    "definition": _definition,
+    "latest": _latest,
+    "sides": _sides,
+    "guide": _guide,
+    "angles": _angles,
+    "official": _official,
+}

@@ -1,0 +1,219 @@
+"""Intent: what kind of answer a query is after, and the search strategy that suits it.
+
+A query is matched against signal words in English and Chinese. When several
+intents match, the most specific one wins, in the order of ``PRIORITY``
+(a comparison is more specific than a factual question, news more specific
+than a status question ...). A query with no signal is exploratory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from unified_search.nlp.stopwords import is_stop_word
+from unified_search.types import TimeRange
+
+Freshness = Literal["none", "day", "week", "month", "year"]
+
+
+class Intent(StrEnum):
+    """The kind of answer a query is after."""
+
+    FACTUAL = "factual"
+    STATUS = "status"
+    COMPARISON = "comparison"
+    TUTORIAL = "tutorial"
+    EXPLORATORY = "exploratory"
+    NEWS = "news"
+    RESOURCE = "resource"
+
+
+@dataclass(frozen=True)
+class ScoreWeights:
+    """How the intent reranker mixes keyword match, freshness and authority."""
+
+    keyword: float
+    freshness: float
+    authority: float
+
+
+@dataclass(frozen=True)
+class IntentStrategy:
+    """How to search for one intent.
+
+    Example:
+        >>> STRATEGIES[Intent.NEWS].time_range
+        'week'
+    """
+
+    freshness: Freshness
+    """How recent results should be; becomes the request's ``time_range``."""
+    weights: ScoreWeights
+    """Default weights of the intent reranker (``rerank.intent_weights`` overrides them)."""
+    expansion: str
+    """Which sub-queries query expansion adds (see ``unified_search.nlp.expand``)."""
+
+    @property
+    def time_range(self) -> TimeRange | None:
+        """The request ``time_range`` of this freshness (``None`` when any age will do)."""
+        return None if self.freshness == "none" else self.freshness
+
+
+STRATEGIES: dict[Intent, IntentStrategy] = {
+    Intent.FACTUAL: IntentStrategy("none", ScoreWeights(0.6, 0.1, 0.3), "definition"),
+    Intent.STATUS: IntentStrategy("month", ScoreWeights(0.4, 0.4, 0.2), "latest"),
+    Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.6, 0.15, 0.25), "sides"),
+    Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.5, 0.2, 0.3), "guide"),
+    Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.6, 0.15, 0.25), "angles"),
+    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.35, 0.5, 0.15), "latest"),
+    Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.4, 0.05, 0.55), "official"),
+}
+"""The search strategy of every intent."""
+
+#: Most specific first: the first intent with a matching signal wins.
+PRIORITY: tuple[Intent, ...] = (
+    Intent.COMPARISON,
+    Intent.RESOURCE,
+    Intent.NEWS,
+    Intent.TUTORIAL,
+    Intent.STATUS,
+    Intent.FACTUAL,
+)
+
+_SIGNALS: dict[Intent, tuple[str, ...]] = {
+    Intent.COMPARISON: (
+        r"\bvs\b\.?",
+        r"\bversus\b",
+        r"\bcompared? (?:to|with)\b",
+        r"\bcomparison\b",
+        r"\bdifferences? between\b",
+        r"\b(?:better|faster|cheaper) than\b",
+        r"\bpros and cons\b",
+        r"区别",
+        r"对比",
+        r"比较",
+        r"哪个好",
+        r"差异",
+        r"不同之处",
+        r"相比",
+    ),
+    Intent.RESOURCE: (
+        r"\bgithub\b",
+        r"\bofficial (?:site|website|docs|documentation|page)\b",
+        r"\b(?:docs|documentation|api reference|homepage|source code)\b",
+        r"\brepo(?:sitory)?\b",
+        r"\bdownloads?\b",
+        r"官网",
+        r"官方",
+        r"文档",
+        r"源码",
+        r"下载",
+        r"仓库",
+    ),
+    Intent.NEWS: (
+        r"\bnews\b",
+        r"\bheadlines?\b",
+        r"\bbreaking\b",
+        r"\b(?:today|yesterday|this week)\b",
+        r"\bannounce(?:d|ment|ments)?\b",
+        r"新闻",
+        r"本周",
+        r"今天",
+        r"今日",
+        r"昨天",
+        r"头条",
+        r"快讯",
+        r"发布会",
+    ),
+    Intent.TUTORIAL: (
+        r"\bhow (?:to|do i|do you|can i)\b",
+        r"\btutorials?\b",
+        r"\bguides?\b",
+        r"\bstep[- ]by[- ]step\b",
+        r"\bget(?:ting)? started\b",
+        r"\b(?:install|set ?up|configure)\b",
+        r"教程",
+        r"怎么",
+        r"如何",
+        r"入门",
+        r"步骤",
+        r"指南",
+        r"安装",
+        r"配置",
+    ),
+    Intent.STATUS: (
+        r"\blatest\b",
+        r"\brecent(?:ly)?\b",
+        r"\bcurrent(?:ly)?\b",
+        r"\bstatus\b",
+        r"\bupdates?\b",
+        r"\bnew(?:est)? (?:version|release)\b",
+        r"\bstate of\b",
+        r"\bprogress\b",
+        r"最新",
+        r"进展",
+        r"现状",
+        r"近况",
+        r"动态",
+        r"最近",
+        r"目前",
+    ),
+    Intent.FACTUAL: (
+        r"\b(?:what|who) (?:is|are|was|were|does|do)\b",
+        r"^(?:what|who|when|where|which)\b",
+        r"\bdefin(?:e|ition|itions)\b",
+        r"\bmeaning of\b",
+        r"\bexplain(?:ed)?\b",
+        r"什么是",
+        r"是什么",
+        r"是谁",
+        r"定义",
+        r"含义",
+        r"意思",
+        r"解释",
+    ),
+}
+
+_PATTERNS: dict[Intent, re.Pattern[str]] = {
+    intent: re.compile("|".join(signals), re.IGNORECASE) for intent, signals in _SIGNALS.items()
+}
+
+
+def classify_intent(query: str) -> Intent:
+    """Return the most specific intent whose signal words appear in ``query``.
+
+    Example:
+        >>> classify_intent("kubernetes vs nomad"), classify_intent("Rust 教程")
+        (<Intent.COMPARISON: 'comparison'>, <Intent.TUTORIAL: 'tutorial'>)
+    """
+    text = " ".join(query.split())
+    for intent in PRIORITY:
+        if _PATTERNS[intent].search(text):
+            return intent
+    return Intent.EXPLORATORY
+
+
+def strategy_for(query: str) -> tuple[Intent, IntentStrategy]:
+    """Classify ``query`` and return its intent with the matching strategy."""
+    intent = classify_intent(query)
+    return intent, STRATEGIES[intent]
+
+
+def strip_signals(query: str, intent: Intent) -> str:
+    """Remove ``intent``'s signal words from ``query``, leaving its topic.
+
+    Example:
+        >>> strip_signals("what is a vector database?", Intent.FACTUAL)
+        'vector database'
+    """
+    if intent not in _PATTERNS:
+        return " ".join(query.split())
+    words = _PATTERNS[intent].sub(" ", query).strip(" ?？!！.,，。:：").split()
+    while words and is_stop_word(words[0]):
+        words.pop(0)
+    while words and is_stop_word(words[-1]):
+        words.pop()
+    return " ".join(words)

@@ -1,0 +1,156 @@
+"""Cohere and Jina rerank over httpx, with the providers' real response shapes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from unified_search.config import SearchConfig
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.rerank.remote import Provider, RemoteReranker, reorder
+from unified_search.types import ResultItem
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "rerank"
+
+
+def fixture(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((FIXTURES / f"{name}.json").read_text())
+    return loaded
+
+
+def items_of(case: dict[str, Any]) -> list[ResultItem]:
+    docs = case["request"]["params_or_json"]["documents"]
+    return [ResultItem(type="kb", document_id=str(n), content=text) for n, text in enumerate(docs)]
+
+
+def replay(case: dict[str, Any], seen: list[httpx.Request]) -> httpx.MockTransport:
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(
+            case["status"], json=case["response"], headers=case.get("response_headers")
+        )
+
+    return httpx.MockTransport(handler)
+
+
+def reranker(provider: Provider, case: dict[str, Any], seen: list[httpx.Request]) -> RemoteReranker:
+    config = SearchConfig()
+    section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
+    return RemoteReranker(provider, section, transport=replay(case, seen))
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "order"),
+    [
+        ("cohere", "cohere_rerank_success", ["2", "3", "0", "1", "4"]),
+        ("jina", "jina_rerank_success", ["0", "3", "1", "2", "4"]),
+    ],
+)
+async def test_success_orders_items_and_keeps_the_unranked(
+    provider: Provider, name: str, order: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixtures rank 3 of 5 documents; the other two follow in their old order."""
+    monkeypatch.setenv(f"{provider.upper()}_API_KEY", "secret-key")
+    case = fixture(name)
+    seen: list[httpx.Request] = []
+    ranked = await reranker(provider, case, seen).rerank(
+        case["request"]["params_or_json"]["query"], items_of(case)
+    )
+    assert [i.document_id for i in ranked] == order
+    assert ranked[0].metadata["rerank_score"] == case["response"]["results"][0]["relevance_score"]
+    request = seen[0]
+    assert str(request.url) == case["request"]["url"]
+    assert request.headers["Authorization"] == "Bearer secret-key"
+    body = json.loads(request.content)
+    assert body["model"] == case["request"]["params_or_json"]["model"]
+    assert body["documents"] == case["request"]["params_or_json"]["documents"]
+    assert body["top_n"] == 5
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "code"),
+    [
+        ("cohere", "cohere_rerank_invalid_key", ErrorCode.INVALID_API_KEY),
+        ("cohere", "cohere_rerank_rate_limited", ErrorCode.RATE_LIMITED),
+        ("jina", "jina_rerank_invalid_key", ErrorCode.INVALID_API_KEY),
+        ("jina", "jina_rerank_rate_limited", ErrorCode.RATE_LIMITED),
+    ],
+)
+async def test_errors_map_to_codes_with_the_provider_message(
+    provider: Provider, name: str, code: ErrorCode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(f"{provider.upper()}_API_KEY", "secret-key")
+    case = fixture(name)
+    with pytest.raises(SearchError) as info:
+        await reranker(provider, case, []).rerank("q", items_of(case))
+    assert info.value.code is code
+    assert info.value.provider == provider
+    message = case["response"].get("message") or case["response"].get("detail")
+    assert message in info.value.message
+    assert "secret-key" not in str(info.value)
+
+
+async def test_missing_key_is_no_api_key_without_a_request() -> None:
+    seen: list[httpx.Request] = []
+    case = fixture("cohere_rerank_success")
+    with pytest.raises(SearchError) as info:
+        await reranker("cohere", case, seen).rerank("q", items_of(case))
+    assert info.value.code is ErrorCode.NO_API_KEY
+    assert "COHERE_API_KEY" in info.value.message
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "code"),
+    [
+        (500, {"message": "boom"}, ErrorCode.PROVIDER_ERROR),
+        (402, {"detail": "pay"}, ErrorCode.QUOTA_EXCEEDED),
+        (200, {"oops": 1}, ErrorCode.PROVIDER_ERROR),
+    ],
+)
+async def test_other_failures(
+    status: int, body: dict[str, Any], code: ErrorCode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JINA_API_KEY", "k")
+    transport = httpx.MockTransport(lambda request: httpx.Response(status, json=body))
+    remote = RemoteReranker("jina", SearchConfig().rerank.jina, transport=transport)
+    with pytest.raises(SearchError) as info:
+        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+    assert info.value.code is code
+
+
+async def test_network_failure_and_retry_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COHERE_API_KEY", "k")
+
+    def down(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    remote = RemoteReranker(
+        "cohere", SearchConfig().rerank.cohere, transport=httpx.MockTransport(down)
+    )
+    with pytest.raises(SearchError) as info:
+        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+    assert info.value.code is ErrorCode.NETWORK_ERROR
+    limited = httpx.MockTransport(
+        lambda r: httpx.Response(429, json={"message": "slow"}, headers={"Retry-After": "7"})
+    )
+    remote = RemoteReranker("cohere", SearchConfig().rerank.cohere, transport=limited)
+    with pytest.raises(SearchError) as info:
+        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+    assert info.value.retry_after == 7.0 and info.value.retryable
+
+
+def test_reorder_skips_bad_and_repeated_indices() -> None:
+    items = [ResultItem(type="kb", document_id=str(n)) for n in range(3)]
+    ranked = reorder(items, [(2, 0.9), (7, 0.8), (-1, 0.7), (2, 0.5), (0, 0.4)], None)
+    assert [i.document_id for i in ranked] == ["2", "0", "1"]
+
+
+def test_key_env_is_configurable_and_never_shown() -> None:
+    config = SearchConfig.load(profile={"rerank": {"cohere": {"api_key_env": "MY_RERANK_KEY"}}})
+    assert repr(config.rerank.cohere.api_key_env) == "Secret(env='MY_RERANK_KEY')"
+    assert config.model_dump(mode="json")["rerank"]["cohere"]["api_key_env"] == "MY_RERANK_KEY"
