@@ -14,8 +14,11 @@ class IntentWeights(Section):
     """Weights of one intent's score: keyword match, freshness, authority."""
 
     keyword: float = Field(default=0.5, ge=0.0)
+    """Weight of query-term coverage of the title and snippet."""
     freshness: float = Field(default=0.2, ge=0.0)
+    """Weight of how recently the page was published."""
     authority: float = Field(default=0.3, ge=0.0)
+    """Weight of the domain's authority tier."""
 
 
 class IntentRerankConfig(Section):
@@ -67,7 +70,9 @@ class RemoteRerankConfig(Section):
     api_key_env: Secret = Field(default_factory=lambda: Secret.from_env("COHERE_API_KEY"))
     """Environment variable holding the API key (read only when reranking)."""
     model: str = "rerank-v3.5"
+    """Rerank model name."""
     base_url: str = "https://api.cohere.com"
+    """API endpoint (a proxy or gateway may replace it)."""
     timeout: float = Field(default=30.0, gt=0)
     """Seconds one rerank call may take."""
     max_chars: int = Field(default=4000, ge=100)
