@@ -26,13 +26,11 @@ everywhere. The table shapes and row conversions live in ``unified_search.record
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -52,6 +50,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
     SearchRecord,
     define_tables,
@@ -65,8 +64,6 @@ from unified_search.types import Reference
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
-#: Environment variable naming the per-user data directory (default ``~/.local/share/unified-search``).
-DATA_HOME_ENV = "UNIFIED_SEARCH_HOME"
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}")
 # Dialects with an insert-or-ignore (``ON CONFLICT DO NOTHING``), which keeps the first reference.
 _DIALECTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
@@ -79,8 +76,7 @@ _SQLITE_BUSY_SECONDS = 30
 
 def default_url() -> str:
     """Return the SQLite URL in the per-user data directory, creating the directory."""
-    home = os.environ.get(DATA_HOME_ENV) or Path.home() / ".local" / "share" / "unified-search"
-    directory = Path(home).expanduser()
+    directory = data_home()
     directory.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{directory / 'search.sqlite3'}"
 

@@ -9,10 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from unified_search.cli import loaders, settings
+from unified_search.cli import loaders
 from unified_search.cli.loaders import load_paths
 from unified_search.samples.knowledge import SAMPLE_COLLECTION, sample_documents
-from unified_search.store import DATA_HOME_ENV
 
 
 def test_markdown_title_is_its_first_heading_and_ids_are_resolved_paths(tmp_path: Path) -> None:
@@ -99,7 +98,3 @@ def test_the_sample_knowledge_base_is_a_few_dozen_real_documents() -> None:
         assert 150 <= words <= 400, (doc["id"], words)
         assert doc["title"] and not doc["title"].startswith("#")
     assert SAMPLE_COLLECTION == "kestrel-help"
-
-
-def test_the_data_folder_variable_is_the_stores() -> None:
-    assert settings.DATA_HOME_ENV == DATA_HOME_ENV

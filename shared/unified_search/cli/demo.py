@@ -23,8 +23,9 @@ from unified_search.cli.options import config_option
 from unified_search.cli.render import show_table
 from unified_search.cli.runtime import arun_search, open_searcher
 from unified_search.cli.search import exit_code
-from unified_search.cli.settings import data_home, load_config
+from unified_search.cli.settings import load_config
 from unified_search.config import SearchConfig
+from unified_search.paths import data_home
 from unified_search.response import SearchResponse
 from unified_search.samples.knowledge import SAMPLE_COLLECTION, sample_documents
 from unified_search.types import SearchType

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from unified_search.paths import DATA_HOME_ENV, data_home
 
 if TYPE_CHECKING:
     from unified_search.config import SearchConfig
 
-#: The data folder's environment variable (shared with ``unified_search.store``).
-DATA_HOME_ENV = "UNIFIED_SEARCH_HOME"
 
 #: Environment variables the command line reads, and what each one sets.
 ENVIRONMENT: dict[str, str] = {
@@ -37,12 +36,6 @@ ENVIRONMENT: dict[str, str] = {
 }
 #: Web providers switched on by their key (or URL) variable when no provider is configured.
 KEYED_PROVIDERS = ("tavily", "serper", "serpapi", "brave", "exa", "searxng")
-
-
-def data_home() -> Path:
-    """Return the data folder (``$UNIFIED_SEARCH_HOME`` or ``~/.local/share/unified-search``)."""
-    home = os.environ.get(DATA_HOME_ENV) or Path.home() / ".local" / "share" / "unified-search"
-    return Path(home).expanduser()
 
 
 def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> SearchConfig:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from unified_search.paths import data_home
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.config import CacheConfig
 from unified_search.web.loops import PerLoop
@@ -239,7 +240,8 @@ def make_cache(config: CacheConfig) -> ResultCache | None:
     if not config.enabled:
         return None
     if config.backend == "sqlite":
-        return SQLiteCache(config.path, ttl=config.ttl, max_entries=config.max_entries)
+        path = config.path or data_home() / "web-cache.sqlite3"
+        return SQLiteCache(path, ttl=config.ttl, max_entries=config.max_entries)
     if config.backend == "redis":
         return RedisCache(
             config.url, ttl=config.ttl, max_entries=config.max_entries, prefix=config.prefix

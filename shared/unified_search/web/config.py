@@ -40,8 +40,8 @@ class CacheConfig(Section):
     """Seconds an answer stays fresh."""
     max_entries: int = Field(default=1000, ge=1)
     """Least recently used answers are dropped beyond this many."""
-    path: str = ".unified-search/web-cache.sqlite"
-    """SQLite file of the ``sqlite`` backend."""
+    path: str | None = None
+    """SQLite file of the ``sqlite`` backend; default ``web-cache.sqlite3`` in the data folder."""
     url: str = "redis://127.0.0.1:6379/0"
     """Server of the ``redis`` backend."""
     prefix: str = "unified-search:web:"
