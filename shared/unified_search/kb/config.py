@@ -2,16 +2,116 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Literal
+
+from pydantic import Field, model_validator
 
 from unified_search._section import Section
 
+Fusion = Literal["convex", "rrf", "dense", "lexical"]
+
+
+class EmbeddingConfig(Section):
+    """Which model turns text into vectors."""
+
+    provider: Literal["default", "openai"] = "default"
+    """``default`` is the bundled all-MiniLM-L6-v2 (int8 ONNX, offline); ``openai`` calls an
+    OpenAI-compatible ``/embeddings`` endpoint."""
+    model: str = "text-embedding-3-small"
+    """Model name sent to the endpoint (``openai`` only)."""
+    base_url: str = "https://api.openai.com/v1"
+    """Endpoint root (``openai`` only); any OpenAI-compatible server works."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the endpoint's key (``openai`` only)."""
+    batch_size: int = Field(default=16, ge=1, le=2048)
+    """Texts embedded per call."""
+    threads: int | None = Field(default=None, ge=1)
+    """ONNX Runtime threads for the default model; ``None`` uses up to 4 cores."""
+
+
+class ChunkingConfig(Section):
+    """How documents are cut into chunks before indexing (cl100k_base tokens)."""
+
+    size: int = Field(default=512, ge=16, le=8192)
+    """Tokens per chunk; most abstracts and short pages stay whole."""
+    overlap: int = Field(default=64, ge=0)
+    """Tokens repeated at the start of the next chunk so no sentence is lost at a cut."""
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> ChunkingConfig:
+        if self.overlap >= self.size:
+            raise ValueError("chunking.overlap must be smaller than chunking.size")
+        return self
+
+
+class HybridConfig(Section):
+    """How the dense and the lexical rankings are combined."""
+
+    fusion: Fusion = "convex"
+    """``convex``: weighted sum of min-max normalised scores; ``rrf``: reciprocal-rank fusion;
+    ``dense`` or ``lexical`` alone."""
+    dense_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Share of the dense score in ``convex`` fusion (the lexical score gets the rest)."""
+    candidates: int = Field(default=100, ge=1, le=1000)
+    """Depth of each ranking before fusion."""
+    bm25_k1: float = Field(default=0.9, gt=0.0, le=3.0)
+    """BM25 term-frequency saturation (0.9 and 0.4 are Anserini's defaults for short texts)."""
+    bm25_b: float = Field(default=0.4, ge=0.0, le=1.0)
+    """BM25 length normalisation."""
+    title_boost: int = Field(default=2, ge=1, le=5)
+    """How many times a title counts in the lexical index (a simple field weighting)."""
+    prf_docs: int = Field(default=0, ge=0, le=50)
+    """Pseudo-relevance feedback: top lexical documents whose terms expand the query (0 is off)."""
+    prf_terms: int = Field(default=10, ge=1, le=100)
+    """Expansion terms taken from the feedback documents."""
+    prf_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Weight of the expansion terms relative to the query's own terms."""
+    exact_limit: int = Field(default=20_000, ge=0)
+    """Collections up to this many chunks are searched exactly over an in-memory copy of
+    their vectors (about 1.5 kB per chunk); larger ones, and filtered searches, through
+    Chroma's HNSW index. 0 always asks Chroma."""
+    rrf_k: int = Field(default=60, ge=1)
+    """Rank offset of reciprocal-rank fusion."""
+
+
+class GraphConfig(Section):
+    """Entity extraction at ingestion and graph association at query time."""
+
+    extract: bool = True
+    """Extract entities and relations while indexing."""
+    uses: str = "builtin"
+    """``builtin`` (names, acronyms, noun phrases) or an agent name / ``mcp:<server>.<tool>``."""
+    max_nodes: int = Field(default=20, ge=1, le=200)
+    """Graph nodes returned per request."""
+    extra_chunks: int = Field(default=5, ge=0, le=100)
+    """Chunks mentioning query entities added as candidates."""
+
 
 class KBConfig(Section):
-    """Knowledge-base settings."""
+    """Knowledge-base settings.
+
+    Example:
+        >>> KBConfig(collections=["docs"], hybrid={"fusion": "rrf"}).hybrid.fusion
+        'rrf'
+    """
 
     collections: list[str] = Field(default_factory=list)
     """Collections searched when a request names none."""
     threshold: float = Field(default=0.7, ge=0.0, le=1.0)
-    """Minimum cosine similarity (0..1) of a dense match."""
+    """Minimum cosine similarity (0..1) of a dense-only match; hybrid results also keep
+    chunks the lexical index ranks high."""
     max_results: int = Field(default=10, ge=1, le=100)
+    """Items returned per request when it sets no ``limit``."""
+    data_dir: str | None = None
+    """Where embedded Chroma, lexical indexes and graphs live; ``None`` is a per-user folder
+    (``$UNIFIED_SEARCH_DATA`` or ``~/.local/share/unified-search/kb``)."""
+    chroma_url: str | None = None
+    """A Chroma server (``http://host:8000``); when set, vectors live there instead."""
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    """The model that builds and queries collections (recorded on each collection)."""
+    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
+    """How documents are cut before indexing."""
+    hybrid: HybridConfig = Field(default_factory=HybridConfig)
+    """Lexical + dense retrieval and their fusion."""
+    graph: GraphConfig = Field(default_factory=GraphConfig)
+    """Entity graph built at ingestion and used with ``graph: true``."""

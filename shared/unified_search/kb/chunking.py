@@ -1,0 +1,127 @@
+"""Documents in, chunks out: token-aware windows with overlap and content-derived IDs.
+
+Chunks are cut on cl100k_base token boundaries (tiktoken, offline) and carry
+the character offsets of their text in the document, so a citation can point
+back at the exact passage. A chunk's ID hashes its document ID and its text:
+indexing the same document again produces the same IDs, which is what makes
+re-indexing idempotent and lets unchanged chunks skip the embedding model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from unified_search.tokens import encoding
+
+
+class Document(BaseModel):
+    """A text to index, with what is known about where it came from.
+
+    Example:
+        >>> Document(text="Chroma stores vectors.", title="Chroma", source="notes/chroma.md").id
+        'notes/chroma.md'
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str
+    id_: str | None = Field(default=None, alias="id")
+    """Stable identifier; defaults to ``source``, else a hash of the text."""
+    title: str = ""
+    source: str | None = None
+    """Path or URL of the original, kept as chunk metadata."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """Scalar values (str, int, float, bool) usable in metadata filters."""
+
+    @property
+    def id(self) -> str:
+        """The document ID used to deduplicate results and replace old chunks."""
+        if self.id_:
+            return self.id_
+        if self.source:
+            return self.source
+        return "sha256:" + hashlib.sha256(self.text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A window of a document, the unit that is embedded, indexed and returned."""
+
+    id: str
+    document_id: str
+    text: str
+    title: str
+    index: int
+    start: int
+    """Character offset of ``text`` in the document."""
+    end: int
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def chroma_metadata(self) -> dict[str, str | int | float | bool]:
+        """Flat metadata as Chroma stores it (``None`` values dropped)."""
+        base: dict[str, Any] = {
+            "document_id": self.document_id,
+            "title": self.title,
+            "chunk": self.index,
+            "start": self.start,
+            "end": self.end,
+        }
+        merged = {**self.metadata, **base}
+        return {k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)}
+
+
+def chunk_id(document_id: str, text: str) -> str:
+    """Derive a chunk ID from its document and content."""
+    return hashlib.sha256(f"{document_id}\x00{text}".encode()).hexdigest()[:32]
+
+
+def token_windows(text: str, size: int, overlap: int) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` character spans of windows of ``size`` tokens overlapping by ``overlap``."""
+    tokens = encoding().encode(text, disallowed_special=())
+    if len(tokens) <= size:
+        yield 0, len(text)
+        return
+    _, offsets = encoding().decode_with_offsets(tokens)
+    step = size - overlap
+    for first in range(0, len(tokens), step):
+        last = first + size
+        end = offsets[last] if last < len(offsets) else len(text)
+        yield offsets[first], end
+        if last >= len(tokens):
+            return
+
+
+def chunk_document(document: Document, size: int, overlap: int) -> list[Chunk]:
+    """Cut ``document`` into chunks; a repeated window of the same document is kept once."""
+    meta = dict(document.metadata)
+    if document.source:
+        meta["source"] = document.source
+    chunks: dict[str, Chunk] = {}
+    for start, end in token_windows(document.text, size, overlap):
+        text = document.text[start:end].strip()
+        if not text:
+            continue
+        cid = chunk_id(document.id, text)
+        if cid not in chunks:
+            chunks[cid] = Chunk(
+                cid, document.id, text, document.title, len(chunks), start, end, meta
+            )
+    return list(chunks.values())
+
+
+def as_document(value: Document | Mapping[str, Any] | str) -> Document:
+    """Accept a ``Document``, a mapping with its fields, or a bare string."""
+    if isinstance(value, Document):
+        return value
+    if isinstance(value, str):
+        return Document(text=value)
+    if isinstance(value, Mapping):
+        return Document.model_validate(dict(value))
+    raise TypeError(
+        f"a document must be a Document, a mapping or a str, not {type(value).__name__}"
+    )

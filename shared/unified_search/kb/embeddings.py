@@ -1,0 +1,124 @@
+"""Embedding functions: the protocol, the offline default, and adapters for other frameworks.
+
+An embedding function is any callable taking a list of texts and returning one
+vector per text, with a ``name`` that is recorded on every collection it builds
+so a collection is never queried with vectors from another model. LangChain
+``Embeddings`` and LlamaIndex ``BaseEmbedding`` objects are accepted by duck
+typing; neither framework is imported here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Protocol, runtime_checkable
+
+from unified_search.kb.config import EmbeddingConfig
+from unified_search.kb.minilm import MiniLMEmbedding
+from unified_search.kb.openai_embedding import OpenAIEmbedding
+
+
+@runtime_checkable
+class EmbeddingFunction(Protocol):
+    """Turn texts into vectors; ``name`` identifies the model that made them.
+
+    Example:
+        >>> class Constant:
+        ...     name = "constant"
+        ...     def __call__(self, texts):
+        ...         return [[1.0, 0.0] for _ in texts]
+    """
+
+    name: str
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        """Return one vector per text, in order."""
+        ...
+
+
+@functools.cache
+def default_embedding() -> MiniLMEmbedding:
+    """Return the shared offline all-MiniLM-L6-v2 (int8), loaded once per process."""
+    return MiniLMEmbedding()
+
+
+def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:
+    """Build the embedding function a ``kb.embedding`` section describes."""
+    if config.provider == "openai":
+        return OpenAIEmbedding.from_config(config)
+    if config.threads is None and config.batch_size == EmbeddingConfig().batch_size:
+        return default_embedding()
+    return MiniLMEmbedding(batch_size=config.batch_size, threads=config.threads)
+
+
+class LangChainEmbedding:
+    """Use a LangChain ``Embeddings`` object (``embed_documents``/``embed_query``).
+
+    Example:
+        >>> embed = LangChainEmbedding(OpenAIEmbeddings(), name="text-embedding-3-small")  # doctest: +SKIP
+    """
+
+    def __init__(self, embeddings: Any, *, name: str | None = None) -> None:
+        if not hasattr(embeddings, "embed_documents"):
+            raise TypeError("a LangChain Embeddings object needs an embed_documents method")
+        self._embeddings = embeddings
+        self.name = name or _model_name(embeddings)
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts as documents."""
+        return [list(map(float, v)) for v in self._embeddings.embed_documents(list(texts))]
+
+
+class LlamaIndexEmbedding:
+    """Use a LlamaIndex ``BaseEmbedding`` (``get_text_embedding_batch``).
+
+    Example:
+        >>> embed = LlamaIndexEmbedding(HuggingFaceEmbedding(model_name="..."))  # doctest: +SKIP
+    """
+
+    def __init__(self, embedding: Any, *, name: str | None = None) -> None:
+        if not hasattr(embedding, "get_text_embedding_batch"):
+            raise TypeError("a LlamaIndex embedding needs a get_text_embedding_batch method")
+        self._embedding = embedding
+        self.name = name or _model_name(embedding)
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts with the model's batch call."""
+        vectors = self._embedding.get_text_embedding_batch(list(texts))
+        return [list(map(float, v)) for v in vectors]
+
+
+class CallableEmbedding:
+    """Give a plain function a ``name`` so it can build collections.
+
+    Example:
+        >>> embed = CallableEmbedding(lambda texts: [[1.0] for _ in texts], name="ones")
+    """
+
+    def __init__(self, function: Any, *, name: str) -> None:
+        self._function = function
+        self.name = name
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        """Call the wrapped function."""
+        return [list(map(float, v)) for v in self._function(list(texts))]
+
+
+def as_embedding_function(value: Any, *, name: str | None = None) -> EmbeddingFunction:
+    """Accept our protocol, a LangChain or LlamaIndex embedding, or a named plain callable."""
+    if hasattr(value, "embed_documents"):
+        return LangChainEmbedding(value, name=name)
+    if hasattr(value, "get_text_embedding_batch"):
+        return LlamaIndexEmbedding(value, name=name)
+    if callable(value) and (name or isinstance(getattr(value, "name", None), str)):
+        return CallableEmbedding(value, name=name or value.name)
+    raise TypeError(
+        "an embedding must be callable on a list of texts and have a name (pass name=...)"
+    )
+
+
+def _model_name(obj: Any) -> str:
+    for attr in ("model_name", "model", "name"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(obj).__name__

@@ -1,0 +1,361 @@
+"""The knowledge-base handler: index documents into collections and search them hybrid.
+
+A search embeds the query once, runs the lexical (BM25) and the dense (Chroma)
+search of every requested collection in worker threads, fuses each
+collection's two rankings, applies the similarity threshold, merges the
+collections keeping one chunk per document, and, with ``graph: true``, adds
+the graph neighbourhood of the query's entities.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from unified_search._sync import run_sync
+from unified_search.config import SearchConfig
+from unified_search.delegates import BUILTIN, Delegates
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.handler import SearchContext
+from unified_search.kb.association import Association, associate
+from unified_search.kb.chunking import Chunk, Document
+from unified_search.kb.collection import Hit, KBCollection
+from unified_search.kb.config import HybridConfig, KBConfig
+from unified_search.kb.embeddings import (
+    EmbeddingFunction,
+    as_embedding_function,
+    embedding_from_config,
+)
+from unified_search.kb.graph import Extraction, extract, parse_extraction
+from unified_search.kb.ingest import IngestReport, Progress, ingest
+from unified_search.kb.lexical import analyze
+from unified_search.kb.results import merge_hits, to_items
+from unified_search.kb.sidestore import SideStore
+from unified_search.kb.store import (
+    PROVIDER,
+    close_client,
+    collection_names,
+    create_collection,
+    data_dir,
+    make_client,
+    open_collection,
+)
+from unified_search.types import SearchRequest, SearchResult, SearchType
+
+
+class KBHandler:
+    """Search and fill Chroma collections with hybrid (BM25 + dense) retrieval.
+
+    Example:
+        >>> kb = KBHandler.from_config(SearchConfig.load(profile={"kb": {"data_dir": "/tmp/kb"}}))
+        >>> kb.add_documents_sync("notes", [{"id": "n1", "text": "Chroma stores vectors."}]).added
+        1
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        config: SearchConfig | None = None,
+        embedding: Any = None,
+        delegates: Delegates | None = None,
+    ) -> None:
+        self._client = client
+        self.config = config or SearchConfig()
+        self._embedding = as_embedding_function(embedding) if embedding is not None else None
+        self._delegates = delegates or Delegates()
+        self._collections: dict[str, KBCollection] = {}
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_config(
+        cls, config: SearchConfig, *, embedding: Any = None, delegates: Delegates | None = None
+    ) -> KBHandler:
+        """Connect to Chroma as ``kb`` says (server at ``chroma_url`` or embedded at ``data_dir``)."""
+        return cls(make_client(config.kb), config=config, embedding=embedding, delegates=delegates)
+
+    @property
+    def embedding(self) -> EmbeddingFunction:
+        """The embedding function (the configured one is built on first use)."""
+        if self._embedding is None:
+            self._embedding = embedding_from_config(self.config.kb.embedding)
+        return self._embedding
+
+    # -- collections ----------------------------------------------------------------------
+
+    async def list_collections(self) -> list[str]:
+        """Names of the existing collections, sorted."""
+        return await asyncio.to_thread(collection_names, self._client)
+
+    async def _collection(self, name: str, *, create: bool = False) -> KBCollection:
+        async with self._lock:
+            if name not in self._collections:
+                model = self.embedding.name
+                opener = create_collection if create else open_collection
+                chroma = await asyncio.to_thread(opener, self._client, name, model)
+                side = await asyncio.to_thread(SideStore, self._side_path(name))
+                self._collections[name] = KBCollection(name, chroma, side)
+            return self._collections[name]
+
+    def _side_path(self, name: str) -> Path:
+        return data_dir(self.config.kb) / "collections" / f"{name}.sqlite"
+
+    # -- writing --------------------------------------------------------------------------
+
+    async def add_documents(
+        self,
+        collection: str,
+        docs: Sequence[Document | Mapping[str, Any] | str],
+        *,
+        progress: Progress | None = None,
+        ctx: SearchContext | None = None,
+    ) -> IngestReport:
+        """Index ``docs`` (idempotent: unchanged chunks are not embedded again)."""
+        coll = await self._collection(collection, create=True)
+        report = await ingest(
+            coll,
+            docs,
+            embed=self.embedding,
+            config=self.config.kb,
+            progress=progress,
+            extractor=self._extractor(ctx),
+        )
+        if ctx is not None:
+            await ctx.log(
+                "info",
+                f"indexed {collection}: {report.added} added, {report.unchanged} unchanged, "
+                f"{len(report.skipped)} skipped",
+            )
+        return report
+
+    async def delete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
+        """Remove documents by ID from a collection; returns the number of chunks removed."""
+        coll = await self._collection(collection)
+        owned = await asyncio.to_thread(coll.side.document_chunks, document_ids)
+        chunk_ids = sorted({cid for ids in owned.values() for cid in ids})
+        await asyncio.to_thread(coll.delete, chunk_ids)
+        return len(chunk_ids)
+
+    def add_documents_sync(
+        self,
+        collection: str,
+        docs: Sequence[Document | Mapping[str, Any] | str],
+        *,
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Blocking twin of :meth:`add_documents`."""
+        return run_sync(self.add_documents(collection, docs, progress=progress))
+
+    def delete_documents_sync(self, collection: str, document_ids: Sequence[str]) -> int:
+        """Blocking twin of :meth:`delete_documents`."""
+        return run_sync(self.delete_documents(collection, document_ids))
+
+    def list_collections_sync(self) -> list[str]:
+        """Blocking twin of :meth:`list_collections`."""
+        return run_sync(self.list_collections())
+
+    def _extractor(self, ctx: SearchContext | None) -> Any:
+        uses = self.config.kb.graph.uses
+        if uses == BUILTIN:
+            return _builtin_extractor
+        delegates = ctx.delegates if ctx is not None else self._delegates
+        config = ctx.config if ctx is not None else self.config
+
+        async def by_agent(chunks: list[Chunk]) -> list[Extraction]:
+            payloads = [
+                {"task": "extract_entities", "text": c.text, "title": c.title} for c in chunks
+            ]
+            return [parse_extraction(await delegates.call(uses, p, config)) for p in payloads]
+
+        return by_agent
+
+    # -- searching ------------------------------------------------------------------------
+
+    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        """Hybrid search over the requested (or configured, or all) collections."""
+        kb = ctx.config.kb
+        names = await self._names(request, kb)
+        colls = [await self._collection(name) for name in names]
+        where = _where(request.options)
+        limit = request.limit or kb.max_results
+        threshold = kb.threshold if request.threshold is None else request.threshold
+        terms = analyze(request.query)
+        search = functools.partial(
+            _search_one,
+            terms=terms,
+            config=kb.hybrid,
+            where=where,
+            limit=limit,
+            threshold=threshold,
+        )
+        if len(colls) == 1:
+            # One collection: embed and search in one worker-thread trip (latency matters).
+            pieces, found = await asyncio.to_thread(
+                self._embed_and_search, request.query, colls[0], search
+            )
+        else:
+            vector, pieces = await asyncio.to_thread(self._embed_query, request.query)
+            found = await asyncio.gather(
+                *(asyncio.to_thread(search, c, vector) for c in colls), return_exceptions=True
+            )
+        if pieces:
+            window = getattr(self.embedding, "max_tokens", "?")
+            await ctx.log(
+                "warn",
+                f"query has {pieces} word pieces; the embedding model reads the first {window}",
+            )
+        graph = Association()
+        if request.graph:
+            graph, extra = await self._graph(request, colls, kb)
+            found = [*found, extra]
+        return _result(request, names, found, graph, limit, self.embedding.name)
+
+    async def _names(self, request: SearchRequest, kb: KBConfig) -> list[str]:
+        names = (
+            list(dict.fromkeys(request.collections or kb.collections))
+            or await self.list_collections()
+        )
+        if not names:
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                "no collections exist yet; index documents first",
+                provider=PROVIDER,
+            )
+        return names
+
+    def _embed_and_search(
+        self, query: str, coll: KBCollection, search: Any
+    ) -> tuple[int, list[list[Hit] | BaseException]]:
+        vector, pieces = self._embed_query(query)
+        try:
+            return pieces, [search(coll, vector)]
+        except Exception as exc:  # recorded like a failure of one collection among several
+            return pieces, [exc]
+
+    def _embed_query(self, query: str) -> tuple[list[float], int]:
+        """The query vector, and its word-piece count when the model's window cuts it (else 0)."""
+        window = getattr(self.embedding, "max_tokens", None)
+        count = getattr(self.embedding, "token_count", None)
+        pieces = count(query) if window and count else 0
+        return self.embedding([query])[0], pieces if window and pieces > window else 0
+
+    async def _graph(
+        self, request: SearchRequest, colls: list[KBCollection], kb: KBConfig
+    ) -> tuple[Association, list[Hit]]:
+        found = await asyncio.gather(
+            *(
+                asyncio.to_thread(
+                    associate, c.side, request.query, kb.graph.max_nodes, kb.graph.extra_chunks
+                )
+                for c in colls
+            )
+        )
+        extra = [
+            h
+            for c, a in zip(colls, found, strict=True)
+            for h in await asyncio.to_thread(_graph_hits, c, a)
+        ]
+        return _merge_associations(found, kb.graph.max_nodes), extra
+
+    async def aclose(self) -> None:
+        """Close the side stores and the Chroma client (its files or HTTP connections)."""
+        for coll in self._collections.values():
+            coll.side.close()
+        self._collections.clear()
+        await asyncio.to_thread(close_client, self._client)
+
+
+async def _builtin_extractor(chunks: list[Chunk]) -> list[Extraction]:
+    return await asyncio.to_thread(lambda: [extract(f"{c.title}\n{c.text}") for c in chunks])
+
+
+def _search_one(
+    coll: KBCollection,
+    vector: Sequence[float],
+    *,
+    terms: list[str],
+    config: HybridConfig,
+    where: dict[str, Any] | None,
+    limit: int,
+    threshold: float,
+) -> list[Hit]:
+    lexical = coll.lexical(terms, config, where)
+    dense = coll.dense(vector, config.candidates, where, config)
+    # Several chunks of one document may rank high; keep spares for the per-document dedup.
+    return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
+
+
+#: A chunk found only through the graph scores this much per share of query entities it
+#: mentions: below strong hybrid matches, above weak ones.
+GRAPH_SCORE = 0.5
+
+
+def _graph_hits(coll: KBCollection, association: Association) -> list[Hit]:
+    stored = coll.side.fetch([cid for cid, _ in association.chunks])
+    return [
+        Hit(cid, coll.name, GRAPH_SCORE * share, *stored[cid], extra={"graph": True})
+        for cid, share in association.chunks
+        if cid in stored
+    ]
+
+
+def _where(options: Mapping[str, Any]) -> dict[str, Any] | None:
+    where = options.get("where")
+    if where is None:
+        return None
+    if not isinstance(where, Mapping) or not where:
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            "options.where must be a non-empty Chroma filter mapping",
+            provider=PROVIDER,
+        )
+    return dict(where)
+
+
+def _merge_associations(found: Sequence[Association], max_nodes: int) -> Association:
+    nodes = sorted(
+        {n.name.lower(): n for a in found for n in a.nodes}.values(),
+        key=lambda n: (n.relation is not None, -n.score, n.name),
+    )
+    return Association(
+        entities=list({e.name.lower(): e for a in found for e in a.entities}.values()),
+        relations=[r for a in found for r in a.relations],
+        nodes=nodes[:max_nodes],
+    )
+
+
+def _result(
+    request: SearchRequest,
+    names: list[str],
+    found: Sequence[list[Hit] | BaseException],
+    graph: Association,
+    limit: int,
+    model: str,
+) -> SearchResult:
+    errors = [f for f in found if isinstance(f, BaseException)]
+    hits = [h for f in found if not isinstance(f, BaseException) for h in f]
+    if errors and len(errors) == len(found):
+        raise errors[0]
+    failures = [_info(e) for e in errors]
+    items = to_items(merge_hits(hits, limit), request.source)
+    return SearchResult(
+        type=SearchType.KB,
+        query=request.query,
+        source=request.source,
+        items=items,
+        total=len(items),
+        failures=failures,
+        entities=graph.entities,
+        relations=graph.relations,
+        graph_nodes=graph.nodes,
+        metadata={"collections": names, "embedding_model": model},
+    )
+
+
+def _info(exc: BaseException) -> Any:
+    if isinstance(exc, SearchError):
+        return exc.info()
+    return SearchError(ErrorCode.UNKNOWN, f"{type(exc).__name__}: {exc}", provider=PROVIDER).info()

@@ -1,0 +1,189 @@
+"""What a collection keeps beside its vectors: lexical terms and the entity graph (SQLite).
+
+One SQLite file per collection under the data directory. ``chunks`` lists
+every indexed chunk with its document and its analysed terms (the BM25 index
+is rebuilt from them in memory); ``mentions`` and ``relations`` hold the graph. Chunk text, metadata and a
+float32 copy of the vector are kept here too: a search reads its hits locally
+instead of asking Chroma again, and scores the chunks only BM25 found against
+the query vector, so fusion sees both scores of every candidate.
+It is also the registry that tells ingestion which chunks exist already, so
+unchanged chunks are never embedded twice. Values are always bound as
+parameters, never formatted into SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from unified_search.kb.graph import Extraction
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS chunks (
+    id TEXT PRIMARY KEY, document_id TEXT NOT NULL, terms TEXT NOT NULL,
+    text TEXT NOT NULL, metadata TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id);
+CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mentions (entity TEXT NOT NULL, chunk_id TEXT NOT NULL, PRIMARY KEY (entity, chunk_id));
+CREATE INDEX IF NOT EXISTS mentions_chunk ON mentions (chunk_id);
+CREATE TABLE IF NOT EXISTS relations (
+    source TEXT NOT NULL, target TEXT NOT NULL, type TEXT NOT NULL, chunk_id TEXT NOT NULL,
+    PRIMARY KEY (source, target, type, chunk_id));
+CREATE INDEX IF NOT EXISTS relations_chunk ON relations (chunk_id);
+CREATE INDEX IF NOT EXISTS relations_target ON relations (target);
+"""
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """One chunk row: its analysed terms for BM25 and what a hit shows."""
+
+    id: str
+    document_id: str
+    terms: list[str]
+    text: str
+    metadata: dict[str, Any]
+    vector: bytes = b""
+    """float32 bytes of the chunk's embedding."""
+
+
+class SideStore:
+    """The SQLite file of one collection.
+
+    Example:
+        >>> store = SideStore(Path("/tmp/kb/docs.sqlite"))
+        >>> store.add_chunks([StoredChunk("c1", "doc1", ["vector"], "Vectors.", {})])
+        >>> store.fetch(["c1"])
+        {'c1': ('Vectors.', {})}
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._lock = threading.Lock()
+        self.version = 0
+        """Bumped on every change, so cached indexes know when to rebuild."""
+        with self._lock, self._db:
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+    def document_chunks(self, document_ids: Iterable[str]) -> dict[str, set[str]]:
+        """Chunk IDs stored for each of ``document_ids``."""
+        found: dict[str, set[str]] = {}
+        with self._lock:
+            for doc in set(document_ids):
+                rows = self._db.execute("SELECT id FROM chunks WHERE document_id = ?", (doc,))
+                found[doc] = {row[0] for row in rows}
+        return found
+
+    def index_rows(self) -> list[tuple[str, list[str], bytes]]:
+        """``(chunk_id, terms, vector bytes)`` of every chunk, ordered by ID."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, terms, vector FROM chunks ORDER BY id").fetchall()
+        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    def add_chunks(self, rows: Sequence[StoredChunk]) -> None:
+        """Store chunks, replacing same IDs."""
+        with self._lock, self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO chunks (id, document_id, terms, text, metadata, vector) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        r.id,
+                        r.document_id,
+                        json.dumps(r.terms),
+                        r.text,
+                        json.dumps(r.metadata),
+                        r.vector,
+                    )
+                    for r in rows
+                ],
+            )
+            self.version += 1
+
+    def fetch(self, chunk_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """``chunk_id -> (text, metadata)`` of the stored chunks among ``chunk_ids``."""
+        ids = list(chunk_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))  # placeholders only; the IDs are bound
+        sql = f"SELECT id, text, metadata FROM chunks WHERE id IN ({marks})"
+        with self._lock:
+            rows = self._db.execute(sql, ids).fetchall()
+        return {row[0]: (row[1], json.loads(row[2])) for row in rows}
+
+    def changed_since(self, seen: tuple[int, int] | None) -> tuple[bool, tuple[int, int]]:
+        """Whether this or another connection changed the file since ``seen``, and the new mark."""
+        with self._lock:
+            external = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        mark = (self.version, external)
+        return mark != seen, mark
+
+    def delete_chunks(self, chunk_ids: Iterable[str]) -> None:
+        """Forget chunks and what the graph learnt from them."""
+        ids = [(cid,) for cid in chunk_ids]
+        with self._lock, self._db:
+            self._db.executemany("DELETE FROM chunks WHERE id = ?", ids)
+            self._db.executemany("DELETE FROM mentions WHERE chunk_id = ?", ids)
+            self._db.executemany("DELETE FROM relations WHERE chunk_id = ?", ids)
+            self._db.execute("DELETE FROM entities WHERE key NOT IN (SELECT entity FROM mentions)")
+            self.version += 1
+
+    def add_graphs(self, items: Sequence[tuple[str, Extraction]]) -> None:
+        """Record the extractions of many chunks in one transaction."""
+        entities = {(e.name.lower(), e.name, e.type) for _, x in items for e in x.entities}
+        mentions = {(e.name.lower(), cid) for cid, x in items for e in x.entities}
+        relations = {
+            (r.source.lower(), r.target.lower(), r.type, cid)
+            for cid, x in items
+            for r in x.relations
+        }
+        with self._lock, self._db:
+            self._db.executemany("INSERT OR IGNORE INTO entities VALUES (?, ?, ?)", entities)
+            self._db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", mentions)
+            self._db.executemany("INSERT OR IGNORE INTO relations VALUES (?, ?, ?, ?)", relations)
+
+    def known_entities(self, keys: Iterable[str]) -> list[tuple[str, str, str]]:
+        """``(key, name, type)`` of the given lower-cased names that the graph holds."""
+        wanted = sorted(set(keys))
+        with self._lock:
+            return [
+                row
+                for key in wanted
+                for row in self._db.execute(
+                    "SELECT key, name, type FROM entities WHERE key = ?", (key,)
+                )
+            ]
+
+    def neighbours(self, key: str, limit: int) -> list[tuple[str, str, str, int]]:
+        """``(key, name, type, weight)`` of entities related to ``key``, most related first."""
+        sql = """
+            SELECT other, e.name, e.type, COUNT(*) AS weight FROM (
+                SELECT target AS other FROM relations WHERE source = ?
+                UNION ALL SELECT source AS other FROM relations WHERE target = ?)
+            JOIN entities e ON e.key = other
+            GROUP BY other ORDER BY weight DESC, other LIMIT ?"""
+        with self._lock:
+            return list(self._db.execute(sql, (key, key, limit)))
+
+    def mentioning(self, keys: Sequence[str], limit: int) -> list[tuple[str, int]]:
+        """``(chunk_id, matched entities)`` of chunks mentioning most of ``keys``."""
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        sql = (
+            f"SELECT chunk_id, COUNT(*) AS n FROM mentions WHERE entity IN ({marks}) "
+            "GROUP BY chunk_id ORDER BY n DESC, chunk_id LIMIT ?"
+        )
+        with self._lock:
+            return list(self._db.execute(sql, (*keys, limit)))

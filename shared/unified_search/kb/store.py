@@ -1,0 +1,138 @@
+"""Chroma: the client, the data directory, and collections tagged with their embedding model.
+
+Chroma never embeds anything here: every collection is opened with
+``embedding_function=None`` and every call passes vectors, because Chroma's own
+default embedding downloads a model on first use. Telemetry is off. Each
+collection uses cosine space and records ``embedding_model`` in its metadata;
+opening it with another model is refused instead of returning meaningless
+neighbours. All calls here block, so the handler runs them in worker threads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from unified_search.errors import ConfigurationError, ErrorCode, SearchError
+from unified_search.kb.config import KBConfig
+
+#: Environment variable that moves the per-user data directory.
+DATA_ENV = "UNIFIED_SEARCH_DATA"
+MODEL_KEY = "embedding_model"
+#: Chroma's rule for collection names (also what keeps side-store file names safe).
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]")
+PROVIDER = "kb"
+
+
+def data_dir(config: KBConfig) -> Path:
+    """The folder of embedded Chroma and of the side stores."""
+    if config.data_dir:
+        return Path(config.data_dir).expanduser()
+    if env := os.environ.get(DATA_ENV):
+        return Path(env).expanduser() / "kb"
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "unified-search" / "kb"
+
+
+def _chromadb() -> Any:
+    try:
+        import chromadb
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ConfigurationError(
+            'the knowledge base needs chromadb: pip install "unified-search[kb]"'
+        ) from exc
+    return chromadb
+
+
+def make_client(config: KBConfig) -> Any:
+    """An HTTP client when ``chroma_url`` is set, else an embedded persistent one."""
+    chromadb = _chromadb()
+    settings = chromadb.config.Settings(anonymized_telemetry=False)
+    if config.chroma_url:
+        url = urlsplit(config.chroma_url)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ConfigurationError(
+                "kb.chroma_url must look like http://host:port", key="kb.chroma_url"
+            )
+        port = url.port or (443 if url.scheme == "https" else 8000)
+        return chromadb.HttpClient(
+            host=url.hostname, port=port, ssl=url.scheme == "https", settings=settings
+        )
+    path = data_dir(config) / "chroma"
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(path), settings=settings)
+
+
+def close_client(client: Any) -> None:
+    """Release a client's files or connections.
+
+    ``close()`` releases Chroma's shared system but leaves the connection pools
+    of the HTTP client and of its internal admin client open, so those are
+    closed too when present.
+    """
+    close = getattr(client, "close", None)
+    if close is not None:
+        close()
+    for owner in (client, getattr(client, "_admin_client", None)):
+        session = getattr(getattr(owner, "_server", None), "_session", None)
+        if session is not None:
+            session.close()
+
+
+def collection_names(client: Any) -> list[str]:
+    """Names of the existing collections, sorted."""
+    return sorted(c if isinstance(c, str) else c.name for c in client.list_collections())
+
+
+def open_collection(client: Any, name: str, model: str) -> Any:
+    """Open ``name`` for searching; unknown names and model mismatches are clear errors."""
+    try:
+        collection = client.get_collection(name, embedding_function=None)
+    except Exception as exc:  # chromadb raises NotFoundError or ValueError depending on version
+        known = ", ".join(collection_names(client)) or "none"
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            f"unknown collection {name!r}; existing collections: {known}",
+            provider=PROVIDER,
+        ) from exc
+    check_model(collection, model)
+    return collection
+
+
+def create_collection(client: Any, name: str, model: str) -> Any:
+    """Open or create ``name`` for indexing with ``model``."""
+    if not _NAME.fullmatch(name):
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            f"invalid collection name {name!r}: use 3-512 letters, digits, '.', '_' or '-', "
+            "starting and ending with a letter or digit",
+            provider=PROVIDER,
+        )
+    collection = client.get_or_create_collection(
+        name,
+        embedding_function=None,
+        metadata={MODEL_KEY: model},
+        configuration={"hnsw": {"space": "cosine"}},
+    )
+    check_model(collection, model)
+    return collection
+
+
+def check_model(collection: Any, model: str) -> None:
+    """Refuse vectors from a model other than the one that built the collection."""
+    built_with = (collection.metadata or {}).get(MODEL_KEY)
+    if built_with is not None and built_with != model:
+        raise SearchError(
+            ErrorCode.UNSUPPORTED,
+            f"collection {collection.name!r} was built with embedding model {built_with!r}, "
+            f"not {model!r}; search it with that model or re-index it",
+            provider=PROVIDER,
+        )
+
+
+def similarity(distance: float) -> float:
+    """Cosine similarity in 0..1 from a Chroma cosine distance (negative similarity counts as 0)."""
+    return min(1.0, max(0.0, 1.0 - float(distance)))

@@ -1,0 +1,323 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from unified_search.config import SearchConfig
+from unified_search.delegates import Delegates
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.handler import SearchContext
+from unified_search.kb.chunking import Document
+from unified_search.kb.handler import KBHandler
+from unified_search.types import SearchRequest
+
+DOCS = [
+    {
+        "id": "vec",
+        "title": "Vector stores",
+        "text": "Chroma keeps embeddings in a vector index for similarity search.",
+    },
+    {
+        "id": "bm25",
+        "title": "Lexical ranking",
+        "text": "BM25 ranks documents by term frequency and inverse document frequency.",
+    },
+    {
+        "id": "pasta",
+        "title": "Cooking",
+        "text": "Boil pasta in salted water and serve with tomato sauce.",
+        "metadata": {"lang": "en", "year": 2020},
+    },
+]
+
+
+def req(query: str, **extra: Any) -> SearchRequest:
+    return SearchRequest(query=query, type="kb", **extra)
+
+
+async def test_ingestion_is_idempotent_and_skips_unchanged_chunks(
+    kb: KBHandler, embedding: Any
+) -> None:
+    first = await kb.add_documents("notes", DOCS)
+    assert (first.added, first.unchanged, first.chunks_added) == (3, 0, 3)
+    embedded = len(embedding.embedded)
+    second = await kb.add_documents("notes", DOCS)
+    assert (second.added, second.unchanged, second.chunks_added, second.chunks_removed) == (
+        0,
+        3,
+        0,
+        0,
+    )
+    assert len(embedding.embedded) == embedded  # nothing embedded again
+
+
+async def test_changed_document_replaces_its_old_chunks(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents("notes", DOCS)
+    changed = await kb.add_documents(
+        "notes", [{"id": "pasta", "title": "Cooking", "text": "Risotto needs arborio rice."}]
+    )
+    assert (changed.added, changed.chunks_added, changed.chunks_removed) == (1, 1, 1)
+    result = await kb.search(req("pasta tomato sauce", threshold=0.99), ctx)
+    assert all("tomato" not in item.content for item in result.items)
+    assert (
+        next(i.document_id for i in (await kb.search(req("arborio rice risotto"), ctx)).items)
+        == "pasta"
+    )
+
+
+async def test_empty_and_non_text_documents_are_skipped_and_counted(kb: KBHandler) -> None:
+    report = await kb.add_documents(
+        "notes", ["", "   ", 42, {"text": None}, {"title": "no text"}, "Real text here."]
+    )  # type: ignore[list-item]
+    assert report.added == 1
+    reasons = {s.index: s.reason for s in report.skipped}
+    assert reasons[0] == reasons[1] == "empty text"
+    assert (
+        reasons[2].startswith("not text")
+        and reasons[3].startswith("not text")
+        and reasons[4].startswith("not text")
+    )
+
+
+async def test_hybrid_order_on_a_tiny_corpus(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents("notes", DOCS)
+    result = await kb.search(req("term frequency ranking of documents"), ctx)
+    assert result.items[0].document_id == "bm25"
+    item = result.items[0]
+    assert item.title == "Lexical ranking" and item.collection == "notes" and 0 < item.score <= 1
+    assert item.metadata["lexical_score"] > 0 and 0 <= item.metadata["similarity"] <= 1
+    assert item.metadata["chunk"] == 0 and item.metadata["start"] == 0
+
+
+async def test_threshold_drops_dissimilar_chunks_without_shared_terms(
+    kb: KBHandler, ctx: SearchContext
+) -> None:
+    await kb.add_documents("notes", DOCS)
+    loose = await kb.search(req("similarity search", threshold=0.0), ctx)
+    strict = await kb.search(req("similarity search", threshold=0.99), ctx)
+    assert len(loose.items) == 3
+    assert [i.document_id for i in strict.items] == ["vec"]  # kept for its shared terms
+
+
+def test_threshold_outside_0_1_is_a_validation_error() -> None:
+    with pytest.raises(ValidationError, match="threshold"):
+        req("x", threshold=1.5)
+    with pytest.raises(ValueError, match="threshold"):
+        SearchConfig.load(profile={"kb": {"threshold": -0.1}})
+
+
+async def test_metadata_filter(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents("notes", DOCS)
+    result = await kb.search(
+        req("search documents pasta", threshold=0.0, options={"where": {"year": 2020}}), ctx
+    )
+    assert [i.document_id for i in result.items] == ["pasta"]
+    with pytest.raises(SearchError) as info:
+        await kb.search(req("x", options={"where": "year=2020"}), ctx)
+    assert info.value.code is ErrorCode.INVALID_QUERY
+
+
+async def test_several_collections_are_merged_and_deduplicated(
+    kb: KBHandler, ctx: SearchContext
+) -> None:
+    await kb.add_documents("alpha", DOCS[:2])
+    await kb.add_documents("beta", DOCS[1:])
+    result = await kb.search(
+        req("BM25 term frequency", collections=["alpha", "beta"], threshold=0.0), ctx
+    )
+    ids = [i.document_id for i in result.items]
+    assert ids.count("bm25") == 1 and set(ids) == {"vec", "bm25", "pasta"}
+    everywhere = await kb.search(
+        req("BM25 term frequency", threshold=0.0), ctx
+    )  # no names: all collections
+    assert everywhere.metadata["collections"] == ["alpha", "beta"]
+
+
+async def test_unknown_collection_lists_existing_ones(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents("notes", DOCS)
+    with pytest.raises(SearchError) as info:
+        await kb.search(req("x", collections=["nope"]), ctx)
+    assert info.value.code is ErrorCode.INVALID_QUERY
+    assert "nope" in info.value.message and "notes" in info.value.message
+
+
+async def test_one_failing_collection_does_not_hide_the_others(
+    kb: KBHandler, ctx: SearchContext
+) -> None:
+    await kb.add_documents("notes", DOCS)
+    await kb.add_documents("empty", [""])
+    result = await kb.search(req("BM25", collections=["notes", "empty"]), ctx)
+    assert result.items and result.failures[0].code is ErrorCode.INVALID_QUERY
+    assert "empty" in result.failures[0].message
+
+
+async def test_empty_collection_and_no_collection_are_clear_errors(
+    kb: KBHandler, ctx: SearchContext
+) -> None:
+    with pytest.raises(SearchError, match="no collections"):
+        await kb.search(req("x"), ctx)
+    await kb.add_documents("empty", [""])
+    with pytest.raises(SearchError, match="empty"):
+        await kb.search(req("x", collections=["empty"]), ctx)
+
+
+async def test_invalid_collection_name(kb: KBHandler) -> None:
+    with pytest.raises(SearchError) as info:
+        await kb.add_documents("a", DOCS)
+    assert info.value.code is ErrorCode.INVALID_QUERY and "collection name" in info.value.message
+
+
+async def test_embedding_model_mismatch_is_refused(
+    config: SearchConfig, kb: KBHandler, ctx: SearchContext, make_embedding: Any
+) -> None:
+    await kb.add_documents("notes", DOCS)
+    other = KBHandler.from_config(config, embedding=make_embedding(name="another-model"))
+    with pytest.raises(SearchError) as info:
+        await other.search(req("BM25", collections=["notes"]), ctx)
+    assert info.value.code is ErrorCode.UNSUPPORTED
+    assert "hash-64" in info.value.message and "another-model" in info.value.message
+    with pytest.raises(SearchError):
+        await other.add_documents("notes", DOCS)
+    assert (await kb.search(req("BM25"), ctx)).items  # nothing indexed was lost
+    await other.aclose()
+
+
+async def test_delete_documents(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents("notes", DOCS)
+    assert await kb.delete_documents("notes", ["bm25", "missing"]) == 1
+    result = await kb.search(req("BM25 term frequency", threshold=0.0), ctx)
+    assert "bm25" not in [i.document_id for i in result.items]
+
+
+async def test_long_documents_are_chunked_and_deduplicated_by_document(
+    tmp_path: Path, make_embedding: Any
+) -> None:
+    config = SearchConfig.load(
+        profile={"kb": {"data_dir": str(tmp_path), "chunking": {"size": 32, "overlap": 4}}}
+    )
+    kb = KBHandler.from_config(config, embedding=make_embedding())
+    text = " ".join(f"Paragraph {i} mentions glaciers and ice sheets melting." for i in range(30))
+    report = await kb.add_documents(
+        "notes", [Document(id="long", text=text, source="https://example.org/ice")]
+    )
+    assert report.chunks_added > 5
+    result = await kb.search(
+        req("glaciers ice sheets", limit=5), SearchContext(config=config, request_id="r")
+    )
+    assert [i.document_id for i in result.items] == ["long"]
+    assert result.items[0].url == "https://example.org/ice"
+    await kb.aclose()
+
+
+async def test_progress_and_logs(kb: KBHandler, config: SearchConfig, log: Any) -> None:
+    seen: list[tuple[int, int]] = []
+    await kb.add_documents(
+        "notes",
+        DOCS,
+        progress=lambda done, total: seen.append((done, total)),
+        ctx=SearchContext(config=config, request_id="r", log=log),
+    )
+    assert seen[-1] == (3, 3)
+    assert any("3 added" in message for _, message in log.lines)
+
+
+async def test_graph_fills_entities_relations_and_nodes(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.add_documents(
+        "notes",
+        [
+            {
+                "id": "curie",
+                "text": "Marie Curie worked at the CNRS with Pierre Curie on radioactivity.",
+            },
+            {"id": "other", "text": "The NASA budget grew."},
+        ],
+    )
+    plain = await kb.search(req("What did the CNRS study?"), ctx)
+    assert plain.graph_nodes == [] and plain.entities == []
+    result = await kb.search(req("What did the CNRS study?", graph=True), ctx)
+    assert [e.name for e in result.entities] == ["CNRS"]
+    assert {"Marie Curie", "Pierre Curie"} <= {n.name for n in result.graph_nodes}
+    assert all(r.source == "CNRS" for r in result.relations)
+    assert "curie" in [i.document_id for i in result.items]
+
+
+async def test_graph_extraction_by_agent(tmp_path: Path, make_embedding: Any) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def agent(payload: dict[str, Any]) -> dict[str, Any]:
+        calls.append(payload)
+        return {
+            "entities": [{"name": "Zorblax", "type": "protein"}, {"name": "Quux", "type": "gene"}],
+            "relations": [{"source": "Zorblax", "target": "Quux", "type": "binds"}],
+        }
+
+    config = SearchConfig.load(
+        profile={"kb": {"data_dir": str(tmp_path), "graph": {"uses": "extractor"}}}
+    )
+    kb = KBHandler.from_config(
+        config, embedding=make_embedding(), delegates=Delegates({"extractor": agent})
+    )
+    await kb.add_documents("notes", ["some text about proteins"])
+    assert calls[0]["task"] == "extract_entities" and calls[0]["text"] == "some text about proteins"
+    result = await kb.search(
+        req("zorblax", graph=True), SearchContext(config=config, request_id="r")
+    )
+    assert [(n.name, n.relation) for n in result.graph_nodes] == [
+        ("Zorblax", None),
+        ("Quux", "co_occurs with Zorblax"),
+    ]
+    await kb.aclose()
+
+
+def test_sync_twins(config: SearchConfig, make_embedding: Any) -> None:
+    kb = KBHandler.from_config(config, embedding=make_embedding())
+    assert kb.add_documents_sync("notes", DOCS).added == 3
+    assert kb.list_collections_sync() == ["notes"]
+    assert kb.delete_documents_sync("notes", ["vec"]) == 1
+
+
+def test_kb_config_rejects_unknown_keys_and_bad_fusion() -> None:
+    with pytest.raises(ValueError, match=r"kb\.hybrid\.fusion"):
+        SearchConfig.load(profile={"kb": {"hybrid": {"fusion": "max"}}})
+    with pytest.raises(ValueError, match="unknown key"):
+        SearchConfig.load(profile={"kb": {"chroma": "x"}})
+    with pytest.raises(ValueError, match="chroma_url"):
+        KBHandler.from_config(SearchConfig.load(profile={"kb": {"chroma_url": "localhost:8000"}}))
+
+
+async def test_exact_in_memory_dense_search_matches_chroma(
+    kb: KBHandler, config: SearchConfig
+) -> None:
+    await kb.add_documents("notes", DOCS)
+    via_chroma = config.merged({"kb": {"hybrid": {"exact_limit": 0}}})
+    for query in ("similarity search in a vector index", "pasta sauce", "document frequency"):
+        exact = await kb.search(
+            req(query, threshold=0.0), SearchContext(config=config, request_id="a")
+        )
+        hnsw = await kb.search(
+            req(query, threshold=0.0), SearchContext(config=via_chroma, request_id="b")
+        )
+        assert [i.document_id for i in exact.items] == [i.document_id for i in hnsw.items]
+        for a, b in zip(exact.items, hnsw.items, strict=True):
+            assert a.metadata["similarity"] == pytest.approx(b.metadata["similarity"], abs=1e-4)
+
+
+async def test_unnormalised_vectors_still_give_cosine_in_0_1(
+    config: SearchConfig, ctx: SearchContext
+) -> None:
+    def scaled(texts: list[str]) -> list[list[float]]:
+        return [[3.0 * (len(t) % 7 + 1), 2.0, 1.0] for t in texts]
+
+    kb = KBHandler.from_config(config, embedding=_named(scaled, "scaled"))
+    await kb.add_documents("notes", DOCS)
+    result = await kb.search(req("pasta", threshold=0.0), ctx)
+    assert all(0.0 <= i.metadata["similarity"] <= 1.0 for i in result.items)
+    await kb.aclose()
+
+
+def _named(function: Any, name: str) -> Any:
+    function.name = name
+    return function

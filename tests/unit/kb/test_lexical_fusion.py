@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from unified_search.kb.config import HybridConfig
+from unified_search.kb.fusion import Ranking, convex_fusion, fuse, local_rrf, minmax, rrf_fusion
+from unified_search.kb.lexical import LexicalIndex, analyze, document_terms, top_k
+
+
+def test_analyze_stems_and_drops_stop_words() -> None:
+    assert analyze("The running of the Vectors") == ["run", "vector"]
+
+
+def test_title_counts_boost_times() -> None:
+    assert document_terms("Graphs", "graphs and trees", 2).count("graph") == 3
+
+
+def test_bm25_prefers_matching_documents_and_is_deterministic() -> None:
+    index = LexicalIndex(
+        ["a", "b", "c"],
+        [
+            analyze("vector databases store embeddings"),
+            analyze("cooking pasta"),
+            analyze("vector math"),
+        ],
+    )
+    ids, scores = index.search(analyze("vector embeddings"), k=5)
+    assert ids == ["a", "c"]
+    assert scores[0] > scores[1] > 0
+
+
+def test_pseudo_relevance_feedback_finds_related_documents() -> None:
+    docs = {
+        "a": "glioma tumour growth glioma tumour",
+        "b": "tumour glioma biopsy",
+        "c": "biopsy biopsy needle",
+        "d": "pasta recipe",
+    }
+    index = LexicalIndex(list(docs), [analyze(t) for t in docs.values()])
+    plain, _ = index.search(analyze("glioma"), k=5)
+    expanded, _ = index.search(analyze("glioma"), k=5, prf_docs=2, prf_terms=3)
+    assert "c" not in plain
+    assert "c" in expanded and "d" not in expanded
+
+
+def test_empty_index_returns_nothing() -> None:
+    assert LexicalIndex([], []).search(["x"], k=3) == ([], [])
+
+
+def test_top_k_breaks_ties_by_id() -> None:
+    scores = np.array([1.0, 2.0, 1.0, 1.0, 0.0], dtype=np.float32)
+    assert top_k(["d", "a", "c", "b", "e"], scores, 3) == (["a", "b", "c"], [2.0, 1.0, 1.0])
+
+
+def test_minmax_edges() -> None:
+    assert minmax([]) == []
+    assert minmax([3.0]) == [1.0]
+    assert minmax([1.0, 3.0, 2.0]) == [0.0, 1.0, 0.5]
+
+
+def test_convex_fusion_keeps_score_gaps() -> None:
+    dense = Ranking(["a", "b", "c"], [0.9, 0.85, 0.1])
+    lexical = Ranking(["c", "b", "a"], [10.0, 9.0, 1.0])
+    fused = convex_fusion([dense, lexical], [0.5, 0.5])
+    assert [i for i, _ in fused] == ["b", "a", "c"]  # a and c tie at 0.5: broken by ID
+    assert fused[0][1] == pytest.approx(0.5 * 0.75 / 0.8 + 0.5 * 8 / 9)
+
+
+def test_rrf_variants_agree_on_order() -> None:
+    a, b = Ranking(["x", "y", "z"], [3, 2, 1]), Ranking(["y", "z"], [5, 4])
+    local = [i for i, _ in local_rrf([a, b], [1.0, 1.0], 60)]
+    shared = [i for i, _ in rrf_fusion([a, b], [1.0, 1.0], 60)]
+    assert local == shared == ["y", "z", "x"]
+
+
+@pytest.mark.parametrize("fusion", ["convex", "rrf", "dense", "lexical"])
+def test_every_fusion_handles_empty_rankings(fusion: str) -> None:
+    empty = Ranking([], [])
+    assert fuse(empty, empty, HybridConfig(fusion=fusion)) == []  # type: ignore[arg-type]
+
+
+def test_unknown_fusion_is_a_validation_error_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="fusion"):
+        HybridConfig(fusion="max")  # type: ignore[arg-type]
