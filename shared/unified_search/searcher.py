@@ -9,9 +9,9 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from unified_search._lifecycle import Closable
 from unified_search._sync import run_sync
 from unified_search.citations import CitationAllocator, CitationRegistry, build_context
 from unified_search.config import SearchConfig
@@ -48,7 +48,7 @@ def as_config(config: ConfigLike) -> SearchConfig:
     return SearchConfig.load(profile=config)
 
 
-class Searcher:
+class Searcher(Closable):
     """Search several sources at once and return ranked, cited references.
 
     Example:
@@ -333,28 +333,6 @@ class Searcher:
     def close(self) -> None:
         """Sync twin of ``aclose``."""
         run_sync(self.aclose())
-
-    async def __aenter__(self) -> Searcher:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    def __enter__(self) -> Searcher:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _validate_requests(requests: Sequence[RequestLike]) -> list[SearchRequest]:

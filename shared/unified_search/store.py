@@ -31,7 +31,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any
 
 from sqlalchemy import (
@@ -49,6 +48,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
+from unified_search._lifecycle import Closable
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
@@ -81,7 +81,7 @@ def default_url() -> str:
     return f"sqlite:///{directory / 'search.sqlite3'}"
 
 
-class SearchStore:
+class SearchStore(Closable):
     """Store search records and look references up by request and index.
 
     Args:
@@ -257,28 +257,6 @@ class SearchStore:
     async def aclose(self) -> None:
         """Async twin of ``close``."""
         await asyncio.to_thread(self.close)
-
-    def __enter__(self) -> SearchStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    async def __aenter__(self) -> SearchStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def __repr__(self) -> str:
         return f"SearchStore({_safe(self.url)!r})"
