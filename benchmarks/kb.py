@@ -187,6 +187,7 @@ class Ours:
 
 PIPELINES: dict[str, dict[str, Any]] = {
     "unified-search (default)": {},
+    "unified-search-minmax": {"hybrid": {"scale": "minmax"}},
     "unified-search-rrf": {"hybrid": {"fusion": "rrf"}},
     "unified-search-dense": {"hybrid": {"fusion": "dense"}, "threshold": 0.0},
     "unified-search-prf": {"hybrid": {"prf_docs": 5}},

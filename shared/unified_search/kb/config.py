@@ -48,8 +48,12 @@ class HybridConfig(Section):
     """How the dense and the lexical rankings are combined."""
 
     fusion: Fusion = "convex"
-    """``convex``: weighted sum of min-max normalised scores; ``rrf``: reciprocal-rank fusion;
-    ``dense`` or ``lexical`` alone."""
+    """``convex``: weighted sum of scores scaled to 0..1 (see ``scale``); ``rrf``:
+    reciprocal-rank fusion; ``dense`` or ``lexical`` alone."""
+    scale: Literal["max", "minmax"] = "max"
+    """How ``convex`` fusion brings each score to 0..1: ``max`` divides by the query's best
+    candidate, 0 staying 0 (cosine and BM25 both start there); ``minmax`` also maps the
+    lowest candidate to 0. On SciFact ``max`` ranked slightly better (train and test)."""
     dense_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     """Share of the dense score in ``convex`` fusion (the lexical score gets the rest)."""
     candidates: int = Field(default=100, ge=1, le=1000)

@@ -1,17 +1,21 @@
 """Combine the dense and the lexical ranking of one collection into one.
 
-``convex`` (the default) min-max normalises each ranking's scores to 0..1
-over its own top candidates and sums them with weights; a chunk missing from
-one ranking gets 0 there. It keeps how far apart the scores are, which plain
-reciprocal-rank fusion throws away: on SciFact it ranked best (see
-``benchmarks/kb.py``). ``rrf`` uses the rerank module's reciprocal-rank
-fusion when it is installed (its ties go to the best single rank), else the
-local one below. Other ties are broken by ID so one corpus gives one order.
+``convex`` (the default) puts each ranking's scores on 0..1 and sums them
+with weights; a chunk missing from one ranking gets 0 there. It keeps how far
+apart the scores are, which plain reciprocal-rank fusion throws away: on
+SciFact it ranked best (see ``benchmarks/kb.py``). The scale divides by the
+query's best score and keeps 0 as the floor (``max``, the default): cosine
+similarity and BM25 both have a natural zero, so a query whose candidates are
+all weak on one side is not stretched into a full 0..1 range there.
+``minmax`` also maps the lowest candidate to 0. ``rrf`` uses the rerank
+module's reciprocal-rank fusion when it is installed (its ties go to the best
+single rank), else the local one below. Other ties are broken by ID so one
+corpus gives one order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,11 +40,23 @@ def minmax(scores: Sequence[float]) -> list[float]:
     return [(s - low) / (high - low) for s in scores]
 
 
-def convex_fusion(rankings: Sequence[Ranking], weights: Sequence[float]) -> list[tuple[str, float]]:
-    """Weighted sum of min-max normalised scores, best first."""
+def maxscale(scores: Sequence[float]) -> list[float]:
+    """Scale scores to 0..1 by the largest, 0 staying 0 (negative scores clip to 0)."""
+    high = max(scores, default=0.0)
+    if high <= 0:
+        return [0.0] * len(scores)
+    return [max(s, 0.0) / high for s in scores]
+
+
+def convex_fusion(
+    rankings: Sequence[Ranking],
+    weights: Sequence[float],
+    scale: Callable[[Sequence[float]], list[float]] = maxscale,
+) -> list[tuple[str, float]]:
+    """Weighted sum of the scores after ``scale`` (per ranking), best first."""
     fused: dict[str, float] = {}
     for ranking, weight in zip(rankings, weights, strict=True):
-        for id_, score in zip(ranking.ids, minmax(ranking.scores), strict=True):
+        for id_, score in zip(ranking.ids, scale(ranking.scores), strict=True):
             fused[id_] = fused.get(id_, 0.0) + weight * score
     return _sorted(fused)
 
@@ -72,14 +88,15 @@ def rrf_fusion(
 
 def fuse(dense: Ranking, lexical: Ranking, config: HybridConfig) -> list[tuple[str, float]]:
     """Apply the configured fusion to one collection's two rankings."""
+    scale = maxscale if config.scale == "max" else minmax
     if config.fusion == "dense":
         return list(zip(dense.ids, dense.scores, strict=True))
     if config.fusion == "lexical":
-        return list(zip(lexical.ids, minmax(lexical.scores), strict=True))
+        return list(zip(lexical.ids, scale(lexical.scores), strict=True))
     weights = [config.dense_weight, 1.0 - config.dense_weight]
     if config.fusion == "rrf":
         return rrf_fusion([dense, lexical], weights, config.rrf_k)
-    return convex_fusion([dense, lexical], weights)
+    return convex_fusion([dense, lexical], weights, scale)
 
 
 def _sorted(fused: dict[str, float]) -> list[tuple[str, float]]:

@@ -4,7 +4,15 @@ import numpy as np
 import pytest
 
 from unified_search.kb.config import HybridConfig
-from unified_search.kb.fusion import Ranking, convex_fusion, fuse, local_rrf, minmax, rrf_fusion
+from unified_search.kb.fusion import (
+    Ranking,
+    convex_fusion,
+    fuse,
+    local_rrf,
+    maxscale,
+    minmax,
+    rrf_fusion,
+)
 from unified_search.kb.lexical import LexicalIndex, analyze, document_terms, top_k
 
 
@@ -62,9 +70,31 @@ def test_minmax_edges() -> None:
 def test_convex_fusion_keeps_score_gaps() -> None:
     dense = Ranking(["a", "b", "c"], [0.9, 0.85, 0.1])
     lexical = Ranking(["c", "b", "a"], [10.0, 9.0, 1.0])
-    fused = convex_fusion([dense, lexical], [0.5, 0.5])
+    fused = convex_fusion([dense, lexical], [0.5, 0.5], minmax)
     assert [i for i, _ in fused] == ["b", "a", "c"]  # a and c tie at 0.5: broken by ID
     assert fused[0][1] == pytest.approx(0.5 * 0.75 / 0.8 + 0.5 * 8 / 9)
+
+
+def test_maxscale_keeps_zero_as_the_floor() -> None:
+    assert maxscale([]) == []
+    assert maxscale([0.0, 0.0]) == [0.0, 0.0]
+    assert maxscale([4.0, 2.0, -1.0]) == [1.0, 0.5, 0.0]
+
+
+def test_default_convex_fusion_scales_by_the_best_score() -> None:
+    # Cosines all close: min-max would stretch 0.62 vs 0.6 into 1 vs 0; max keeps them close.
+    dense = Ranking(["a", "b"], [0.62, 0.6])
+    lexical = Ranking(["b", "a"], [10.0, 6.0])
+    by_max = fuse(dense, lexical, HybridConfig())
+    by_minmax = fuse(dense, lexical, HybridConfig(scale="minmax"))
+    assert [i for i, _ in by_max] == ["b", "a"]
+    assert by_max[0][1] == pytest.approx(0.5 * 0.6 / 0.62 + 0.5)
+    assert [i for i, _ in by_minmax] == ["a", "b"]  # 0.5 + 0.5 * 0 vs 0 + 0.5: tie, by ID
+
+
+def test_unknown_scale_is_a_validation_error_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="scale"):
+        HybridConfig(scale="zscore")  # type: ignore[arg-type]
 
 
 def test_rrf_variants_agree_on_order() -> None:
