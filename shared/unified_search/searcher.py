@@ -14,7 +14,7 @@ from typing import Any
 from unified_search._lifecycle import Closable
 from unified_search._sync import run_sync
 from unified_search.citations import CitationAllocator, CitationRegistry, build_context
-from unified_search.config import SearchConfig
+from unified_search.config import SearchConfig, Weights
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
@@ -244,7 +244,7 @@ class Searcher(Closable):
         try:
             async with asyncio.timeout(ctx.config.options.timeout):
                 result = await self.handler(request.type).search(request, ctx)
-            result = _normalise(result, request)
+            result = _normalise(result, request, ctx.config.weights)
         except asyncio.CancelledError:
             await trace.item_cancelled(node)
             raise
@@ -276,8 +276,8 @@ class Searcher(Closable):
         candidates = merge(results, config.weights)
         if not candidates:
             return []
-        # Per-request lists, stamped with their source weights, for rank-fusing rerankers.
-        lists = [weighted_items(r, config.weights) for r in results if r is not None and r.items]
+        # Per-request lists (already weighed on arrival) for rank-fusing rerankers.
+        lists = [r.items for r in results if r is not None and r.items]
         # get_reranker wraps every reranker that can fail in the weighted fallback.
         return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
 
@@ -369,15 +369,19 @@ def _skip_reason(
     return None
 
 
-def _normalise(result: SearchResult, request: SearchRequest) -> SearchResult:
-    """Make a handler's result consistent with the request it answered."""
+def _normalise(result: SearchResult, request: SearchRequest, weights: Weights) -> SearchResult:
+    """Make a handler's result consistent with the request it answered, and weigh it.
+
+    Weighing here, as each result arrives, keeps that work off the critical path
+    that starts when the slowest source answers.
+    """
     items = [
         item if item.type is request.type else item.model_copy(update={"type": request.type})
         for item in result.items
     ]
-    return result.model_copy(
-        update={"items": items, "source": request.source, "total": result.total or len(items)}
-    )
+    total = result.total or len(items)
+    fitted = result.model_copy(update={"items": items, "source": request.source, "total": total})
+    return fitted.model_copy(update={"items": weighted_items(fitted, weights)})
 
 
 def _failed(request: SearchRequest, error: SearchError) -> SearchResult:

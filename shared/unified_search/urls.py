@@ -7,8 +7,9 @@ tracking parameters or the order of the remaining query parameters.
 
 from __future__ import annotations
 
+import functools
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 #: Query parameters that only track the visitor; they never change the page.
 TRACKING_PARAMS = frozenset(
@@ -46,10 +47,10 @@ def _is_tracking(name: str) -> bool:
     return lowered in TRACKING_PARAMS or lowered.startswith(_TRACKING_PREFIXES)
 
 
-def _split(url: str) -> tuple[str, str, str, list[tuple[str, str]]]:
-    """Split into scheme, host[:port] (lower-case, default port dropped), path and kept params."""
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
+@functools.lru_cache(maxsize=4096)
+def _host(scheme: str, netloc: str) -> str:
+    """Lower-case host with a non-default port; cached because domains repeat across results."""
+    parts = urlsplit(f"{scheme}://{netloc}")
     host = (parts.hostname or "").lower()
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
@@ -57,9 +58,19 @@ def _split(url: str) -> tuple[str, str, str, list[tuple[str, str]]]:
         port = parts.port
     except ValueError:
         port = None
-    netloc = host if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host}:{port}"
-    params = parse_qsl(parts.query, keep_blank_values=True) if parts.query else []
-    return scheme, netloc, parts.path, [(k, v) for k, v in params if not _is_tracking(k)]
+    return host if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host}:{port}"
+
+
+def _split(url: str) -> tuple[str, str, str, list[str]]:
+    """Split into scheme, host[:port], path and the kept ``name=value`` parameters.
+
+    Parameters stay as written (no decoding and re-encoding), so the shown URL is
+    the provider's, minus the tracking.
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    params = [p for p in parts.query.split("&") if p and not _is_tracking(p.partition("=")[0])]
+    return scheme, _host(scheme, parts.netloc), parts.path, params
 
 
 def clean_url(url: str) -> str:
@@ -70,7 +81,7 @@ def clean_url(url: str) -> str:
         'https://example.com/a?id=2'
     """
     scheme, netloc, path, params = _split(url)
-    return urlunsplit((scheme, netloc, path or "/", urlencode(params), ""))
+    return urlunsplit((scheme, netloc, path or "/", "&".join(params), ""))
 
 
 def canonical_url(url: str) -> str:
@@ -82,4 +93,4 @@ def canonical_url(url: str) -> str:
     """
     _, netloc, path, params = _split(url)
     identity = netloc.removeprefix("www.") + _MULTI_SLASH.sub("/", path).rstrip("/")
-    return f"{identity}?{urlencode(sorted(params))}" if params else identity
+    return f"{identity}?{'&'.join(sorted(params))}" if params else identity
