@@ -8,6 +8,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -224,15 +225,7 @@ class Searcher(Closable):
             async def log(level: Any, message: str) -> None:
                 await trace.item_log(node, level, message)
 
-            ctx = SearchContext(
-                config=base.config,
-                request_id=base.request_id,
-                chat_id=base.chat_id,
-                user=base.user,
-                log=log,
-                delegates=base.delegates,
-            )
-            return await self._run_one(request, ctx, trace, node)
+            return await self._run_one(request, replace(base, log=log), trace, node)
 
         return run
 
@@ -249,11 +242,12 @@ class Searcher(Closable):
             await trace.item_cancelled(node)
             raise
         except Exception as exc:  # a failing source becomes its result's error, never the caller's
-            error = as_search_error(exc)
-            if isinstance(exc, TimeoutError):
-                error = SearchError(
-                    ErrorCode.TIMEOUT, f"no answer within {ctx.config.options.timeout:g} s"
-                )
+            timeout = ctx.config.options.timeout
+            error = (
+                SearchError(ErrorCode.TIMEOUT, f"no answer within {timeout:g} s")
+                if isinstance(exc, TimeoutError)
+                else as_search_error(exc)
+            )
             result = _failed(request, error)
         duration = (time.perf_counter() - started) * 1000
         result = result.model_copy(update={"duration_ms": duration})
