@@ -14,23 +14,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from unified_search.types import Reference, ResultItem, SearchType
-
-#: Metadata keys that map to ``ResultItem`` fields rather than to ``ResultItem.metadata``.
-ITEM_FIELDS = (
-    "citation_id",
-    "type",
-    "source",
-    "weight",
-    "score",
-    "title",
-    "url",
-    "document_id",
-    "collection",
-    "model",
-    "record_id",
-    "data",
-)
+from unified_search.types import ITEM_FIELDS, Reference, ResultItem, SearchType
 
 
 def item_to_document(item: ResultItem) -> Document:

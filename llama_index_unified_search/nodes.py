@@ -14,25 +14,11 @@ from typing import Any
 from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, TextNode
 
 from unified_search.citations import render_ref
-from unified_search.types import Reference, ResultItem, SearchType, Source
+from unified_search.types import ITEM_FIELDS, Reference, ResultItem, SearchType, Source
 
 # Fixed so that the same item maps to the same node id in every run and process.
 _NODE_NAMESPACE = uuid.UUID("6f1c5a52-3f7e-4d0b-9a4e-2b8f7f0c1d11")
 
-#: Metadata keys written on every node, in this order.
-CITATION_KEYS = (
-    "citation_id",
-    "type",
-    "source",
-    "weight",
-    "score",
-    "title",
-    "url",
-    "collection",
-    "document_id",
-    "model",
-    "record_id",
-)
 #: The only metadata an embedding sees: the rest describes provenance, not content.
 _EMBEDDED_KEYS = frozenset({"title"})
 
@@ -69,9 +55,7 @@ def node_id(item: ResultItem) -> str:
 
 def _metadata(item: ResultItem) -> dict[str, Any]:
     values = item.model_dump(mode="json")  # node metadata must stay JSON-serialisable
-    metadata = {key: values[key] for key in CITATION_KEYS if values[key] is not None}
-    if values["data"] is not None:
-        metadata["data"] = values["data"]
+    metadata = {key: values[key] for key in ITEM_FIELDS if values[key] is not None}
     if values["metadata"]:
         metadata["extra"] = values["metadata"]
     return metadata
@@ -117,12 +101,11 @@ def node_to_item(scored: NodeWithScore) -> ResultItem:
 
 def _item_from_metadata(node: BaseNode) -> ResultItem:
     metadata = node.metadata
-    fields = {key: metadata[key] for key in CITATION_KEYS if key in metadata}
+    fields = {key: metadata[key] for key in ITEM_FIELDS if key in metadata}
     return ResultItem.model_validate(
         {
             **fields,
             "content": node.get_content(MetadataMode.NONE),
-            "data": metadata.get("data"),
             "metadata": metadata.get("extra", {}),
         }
     )

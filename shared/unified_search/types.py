@@ -135,6 +135,24 @@ class ResultItem(_Model):
         return f"{self.type.value}:sha256:{digest}"
 
 
+#: The fields of ``ResultItem`` besides its text and its free-form ``metadata``: what the
+#: framework adapters carry as flat metadata so an item survives a round trip.
+ITEM_FIELDS = (
+    "citation_id",
+    "type",
+    "source",
+    "weight",
+    "score",
+    "title",
+    "url",
+    "collection",
+    "document_id",
+    "model",
+    "record_id",
+    "data",
+)
+
+
 class Entity(_Model):
     """A named thing found in text or in a query."""
 
