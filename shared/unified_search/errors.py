@@ -49,6 +49,8 @@ class ErrorInfo(BaseModel):
     message: str
     provider: str | None = None
     retryable: bool = False
+    retry_after: float | None = None
+    """Seconds the provider asked to wait before trying again (``Retry-After``), when it said."""
 
 
 class SearchError(Exception):
@@ -88,13 +90,23 @@ class SearchError(Exception):
     def info(self) -> ErrorInfo:
         """Return the serialisable form stored on results and records."""
         return ErrorInfo(
-            code=self.code, message=self.message, provider=self.provider, retryable=self.retryable
+            code=self.code,
+            message=self.message,
+            provider=self.provider,
+            retryable=self.retryable,
+            retry_after=self.retry_after,
         )
 
     @classmethod
     def from_info(cls, info: ErrorInfo) -> SearchError:
         """Rebuild an error from its stored form (for strict callers that want to raise)."""
-        return cls(info.code, info.message, provider=info.provider, retryable=info.retryable)
+        return cls(
+            info.code,
+            info.message,
+            provider=info.provider,
+            retryable=info.retryable,
+            retry_after=info.retry_after,
+        )
 
 
 class ConfigurationError(ValueError):

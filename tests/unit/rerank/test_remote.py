@@ -90,7 +90,7 @@ async def test_errors_map_to_codes_with_the_provider_message(
     assert info.value.code is code
     assert info.value.provider == provider
     message = case["response"].get("message") or case["response"].get("detail")
-    assert message in info.value.message
+    assert message[:150] in info.value.message  # excerpts stop at 200 characters
     assert "secret-key" not in str(info.value)
 
 

@@ -9,8 +9,13 @@ import pytest
 
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.types import SearchRequest
-from unified_search.web.errors import error_from_response, retry_after
-from unified_search.web.http import HttpClient, RetryPolicy, with_retries
+from unified_search.http import (
+    HttpClient,
+    RetryPolicy,
+    error_from_response,
+    retry_after,
+    with_retries,
+)
 
 HOSTS = {
     "tavily": "api.tavily.com",
@@ -202,7 +207,9 @@ async def test_5xx_then_success_backs_off_exponentially(
     config = kit.web_config(["exa"])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
-    assert len(result.items) == 4 and sleeps.waits == [0.5, 1.0]
+    assert len(result.items) == 4 and len(sleeps.waits) == 2
+    # Full jitter: each wait is drawn below an exponentially growing bound.
+    assert 0 <= sleeps.waits[0] <= 0.5 and 0 <= sleeps.waits[1] <= 1.0
 
 
 @pytest.mark.usefixtures("keys")
@@ -248,22 +255,24 @@ def test_unknown_4xx_is_not_retryable() -> None:
     assert error.code is ErrorCode.PROVIDER_ERROR and not error.retryable
 
 
-async def test_retry_waits_are_capped() -> None:
+async def test_a_retry_after_beyond_the_longest_wait_fails_at_once() -> None:
+    """Never retried sooner than the server said: no retry at all, and the wait on the error."""
     sleeps: list[float] = []
 
     async def sleep(seconds: float) -> None:
         sleeps.append(seconds)
 
-    attempts = iter([SearchError(ErrorCode.RATE_LIMITED, "wait", retry_after=600), None])
+    calls = 0
 
     async def attempt() -> str:
-        error = next(attempts)
-        if error:
-            raise error
-        return "ok"
+        nonlocal calls
+        calls += 1
+        raise SearchError(ErrorCode.RATE_LIMITED, "wait", retry_after=12)
 
-    assert await with_retries(attempt, RetryPolicy(retries=1, max_wait=10), sleep) == "ok"
-    assert sleeps == [10]
+    with pytest.raises(SearchError) as caught:
+        await with_retries(attempt, RetryPolicy(retries=3, max_wait=10), sleep=sleep)
+    assert caught.value.code is ErrorCode.RATE_LIMITED and caught.value.retry_after == 12
+    assert calls == 1 and sleeps == []
 
 
 async def test_http_client_keeps_one_client_per_loop_and_closes_them() -> None:
