@@ -22,7 +22,7 @@ from aiolimiter import AsyncLimiter
 from unified_search._loops import PerLoop
 from unified_search.auth import RedactingFilter, redact
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.http.errors import Rule, error_from_exception, error_from_response
+from unified_search.http.errors import Rule, error_from_exception, error_from_response, safe_text
 from unified_search.http.retry import (
     Clock,
     Deadline,
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 USER_AGENT = "unified-search/0.1 (+https://pypi.org/project/unified-search/)"
 _LOGGERS = ("httpx", "httpcore")
+#: Headers describing the encoded body, dropped when the body is rewritten.
+_BODY_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 _redacting = RedactingFilter()
 
 
@@ -150,7 +152,7 @@ class HttpClient:
         requests_per_second: float | None = None,
         on_backoff: OnBackoff | None = None,
     ) -> T:
-        """``send``, then ``parse`` the answer; a parse failure is redacted the same way."""
+        """``send``, then ``parse`` the answer; keys echoed in the body are removed before parsing."""
         response = await self.send(
             request,
             provider=provider,
@@ -161,7 +163,7 @@ class HttpClient:
             on_backoff=on_backoff,
         )
         try:
-            return parse(response)
+            return parse(_without_secrets(response))
         except SearchError as error:
             raise scrubbed(error) from None
 
@@ -238,6 +240,18 @@ def scrubbed(error: SearchError) -> SearchError:
         query=error.query,
         retryable=error.retryable,
         retry_after=error.retry_after,
+    )
+
+
+def _without_secrets(response: httpx.Response) -> httpx.Response:
+    """The response itself, or a copy whose body no longer holds a known key."""
+    text = safe_text(response)
+    clean = redact(text)
+    if clean == text:
+        return response
+    kept = {k: v for k, v in response.headers.items() if k.lower() not in _BODY_HEADERS}
+    return httpx.Response(
+        response.status_code, headers=kept, content=clean.encode(), request=response.request
     )
 
 

@@ -8,8 +8,9 @@ therefore lists a few ``Rule``s (its status table); whatever no rule matches
 falls back to ``DEFAULT_STATUS_CODES``.
 
 Messages quote at most ``EXCERPT_CHARS`` characters of the body, as plain text
-(tags, scripts and entities removed); secrets are removed by the client that
-raises them (``unified_search.auth.redact``).
+(tags, scripts and entities removed), with every known key removed first
+(``unified_search.auth.redact``), so that not even the start of a key echoed
+by a server survives the cut.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 import httpx
 
+from unified_search.auth import redact
 from unified_search.errors import ErrorCode, SearchError
 
 #: The meaning of a status when no rule of the API says otherwise.
@@ -71,7 +73,7 @@ def error_from_response(
 ) -> SearchError:
     """Translate a non-success response into the most specific ``SearchError``."""
     status = response.status_code
-    body = safe_text(response)
+    body = redact(safe_text(response))
     rule = next((r for r in rules if r.applies(status, body)), None)
     code = rule.code if rule else DEFAULT_STATUS_CODES.get(status, ErrorCode.PROVIDER_ERROR)
     message = f"HTTP {status}: {provider_message(body)}"
@@ -103,7 +105,10 @@ def error_from_exception(exc: httpx.HTTPError, *, provider: str) -> SearchError:
 def bad_payload(provider: str, reason: str, body: str) -> SearchError:
     """Report an answer that is not what the API documents, with a short excerpt."""
     return SearchError(
-        ErrorCode.PROVIDER_ERROR, f"{reason}: {excerpt(body)!r}", provider=provider, retryable=False
+        ErrorCode.PROVIDER_ERROR,
+        f"{reason}: {excerpt(redact(body))!r}",
+        provider=provider,
+        retryable=False,
     )
 
 

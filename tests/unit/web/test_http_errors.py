@@ -299,3 +299,69 @@ async def test_http_client_keeps_one_client_per_loop_and_closes_them() -> None:
     loop.call_soon_threadsafe(loop.stop)
     thread.join(5)
     loop.close()
+
+
+async def test_each_attempt_ends_at_the_deadline() -> None:
+    import asyncio
+
+    from unified_search.http import Deadline
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(5)
+        return httpx.Response(200)
+
+    http = HttpClient(transport=httpx.MockTransport(slow))
+    with pytest.raises(SearchError) as caught:
+        await http.send(
+            httpx.Request("GET", "https://x.io"), provider="x", deadline=Deadline.after(0.2)
+        )
+    await http.aclose()
+    assert caught.value.code is ErrorCode.TIMEOUT and not caught.value.retryable
+
+
+async def test_a_per_request_timeout_replaces_the_client_one() -> None:
+    seen: list[dict[str, float]] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request.extensions["timeout"])
+        return httpx.Response(200)
+
+    http = HttpClient(timeout=10, transport=httpx.MockTransport(record))
+    await http.send(httpx.Request("GET", "https://x.io"), provider="x", timeout=30)
+    await http.send(httpx.Request("GET", "https://x.io"), provider="x")
+    await http.aclose()
+    assert seen[0]["read"] == 30 and seen[1]["read"] == 10
+
+
+async def test_backoff_is_reported_when_it_starts_and_ends() -> None:
+    replies = iter([httpx.Response(503, headers={"Retry-After": "1"}), httpx.Response(200)])
+    notes: list[str | None] = []
+
+    async def no_wait(seconds: float) -> None:
+        notes.append(f"sleep {seconds:g}")
+
+    http = HttpClient(transport=httpx.MockTransport(lambda r: next(replies)), sleep=no_wait)
+    await http.send(
+        httpx.Request("GET", "https://x.io"),
+        provider="x",
+        on_backoff=lambda error: notes.append(error.code.value if error else None),
+    )
+    await http.aclose()
+    assert notes == [None, "PROVIDER_ERROR", "sleep 1", None]
+
+
+@pytest.mark.parametrize(
+    ("status", "code"),
+    [
+        (498, ErrorCode.INVALID_API_KEY),
+        (401, ErrorCode.INVALID_API_KEY),
+        (503, ErrorCode.PROVIDER_ERROR),
+    ],
+)
+async def test_api_status_tables_feed_the_one_mapping(status: int, code: ErrorCode) -> None:
+    from unified_search.rerank.remote import RULES
+
+    error = error_from_response(
+        httpx.Response(status, json={"message": "m"}), provider="cohere", rules=RULES["cohere"]
+    )
+    assert error.code is code and error.provider == "cohere"
