@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 
 class ErrorCode(StrEnum):
@@ -51,6 +53,14 @@ class ErrorInfo(BaseModel):
     retryable: bool = False
     retry_after: float | None = None
     """Seconds the provider asked to wait before trying again (``Retry-After``), when it said."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_wait(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave ``retry_after`` out when the provider gave none: stored errors keep their shape."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("retry_after") is None:
+            data.pop("retry_after", None)
+        return data
 
 
 class SearchError(Exception):
