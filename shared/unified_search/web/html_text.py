@@ -18,6 +18,7 @@ BLOCKS = frozenset(
 _ANY_SPACE = re.compile(r"\s+")
 _INLINE_SPACE = re.compile(r"[ \t\r\f\v]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
+_PARTS = re.compile(r"[-_]")
 
 
 class _TextParser(HTMLParser):
@@ -76,27 +77,24 @@ def tidy(text: str) -> str:
 
 
 #: Containers that hold a site's furniture rather than the page's own text.
-FURNITURE_TAGS = frozenset({"nav", "footer", "aside", "form", "dialog", "menu"})
+FURNITURE_TAGS = frozenset({"nav", "footer", "aside", "form", "dialog", "menu", "button"})
 #: ARIA roles of the same furniture.
 FURNITURE_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "complementary", "dialog", "alertdialog", "search", "menu"}
+)
+#: Parts of an id or class name (split at ``-`` and ``_``) that mark furniture: cookie banners,
+#: menus, share bars, widgets ...
+FURNITURE_PARTS = frozenset(
     {
-        "navigation",
-        "banner",
-        "contentinfo",
-        "complementary",
-        "dialog",
-        "alertdialog",
-        "search",
-        "menu",
+        "cookie", "cookies", "consent", "gdpr", "banner", "navbar", "nav", "menu", "breadcrumb",
+        "breadcrumbs", "sidebar", "footer", "masthead", "newsletter", "subscribe", "signup",
+        "share", "sharing", "social", "related", "recommended", "promo", "advert", "ad", "ads",
+        "sponsored", "popup", "modal", "skip", "toolbar", "pagination", "widget", "widgets",
+        "edit", "author", "leftnav", "rightnav", "topbar",
     }
-)
-#: Words in an element's id or class that mark cookie banners, menus, share bars and the like.
-FURNITURE_WORDS = re.compile(
-    r"(?:^|[\s_-])(?:cookies?|consent|gdpr|banner|navbar|nav|menu|breadcrumbs?|sidebar|"
-    r"footer|masthead|newsletter|subscribe|signup|share|sharing|social|related|"
-    r"recommended|promo|advert|ads?|sponsored|popup|modal|skip|toolbar|pagination)(?:$|[\s_-])",
-    re.I,
-)
+)  # fmt: skip
+#: Whole id or class names that mark furniture only on their own (``entry-header`` is content).
+FURNITURE_NAMES = frozenset({"header", "top", "top-bar", "bottom", "right-col", "left-col"})
 #: Elements that never contain anything, so are never closed.
 VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -168,8 +166,11 @@ class _MainParser(HTMLParser):
             return True
         if (attrs.get("role") or "").lower() in FURNITURE_ROLES or "hidden" in attrs:
             return True
-        names = " ".join(filter(None, (attrs.get("id"), attrs.get("class"))))
-        return bool(names and FURNITURE_WORDS.search(names))
+        names = " ".join(filter(None, (attrs.get("id"), attrs.get("class")))).lower().split()
+        return any(
+            name in FURNITURE_NAMES or not FURNITURE_PARTS.isdisjoint(_PARTS.split(name))
+            for name in names
+        )
 
 
 def main_text(markup: str) -> tuple[str, str]:
