@@ -15,7 +15,6 @@ escapes: the engine records it as ``ErrorInfo`` on the request's result.
 from __future__ import annotations
 
 from enum import StrEnum
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer

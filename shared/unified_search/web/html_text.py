@@ -80,7 +80,16 @@ def tidy(text: str) -> str:
 FURNITURE_TAGS = frozenset({"nav", "footer", "aside", "form", "dialog", "menu", "button"})
 #: ARIA roles of the same furniture.
 FURNITURE_ROLES = frozenset(
-    {"navigation", "banner", "contentinfo", "complementary", "dialog", "alertdialog", "search", "menu"}
+    {
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "dialog",
+        "alertdialog",
+        "search",
+        "menu",
+    }
 )
 #: Parts of an id or class name (split at ``-`` and ``_``) that mark furniture: cookie banners,
 #: menus, share bars, widgets ...

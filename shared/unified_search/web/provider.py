@@ -79,7 +79,7 @@ class Provider(Protocol):
 
     Example:
         >>> provider = PROVIDERS["tavily"]  # doctest: +SKIP
-        >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))
+        >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))  # doctest: +SKIP
     """
 
     @property

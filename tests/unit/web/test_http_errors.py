@@ -8,7 +8,6 @@ import httpx
 import pytest
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.types import SearchRequest
 from unified_search.http import (
     HttpClient,
     RetryPolicy,
@@ -16,6 +15,7 @@ from unified_search.http import (
     retry_after,
     with_retries,
 )
+from unified_search.types import SearchRequest
 
 HOSTS = {
     "tavily": "api.tavily.com",

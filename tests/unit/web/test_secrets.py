@@ -18,7 +18,7 @@ from unified_search.kb.openai_embedding import OpenAIEmbedding
 from unified_search.rerank.remote import RemoteReranker
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.types import ResultItem, SearchRequest
+from unified_search.types import ResultItem
 from unified_search.web.handler import WebHandler
 
 SECRETS = {

@@ -79,7 +79,7 @@ def test_news_answers_are_read(name: str, fixture: str, count: int, kit: Any) ->
     )
     assert len(answer.items) == count
     assert all(item.url and item.title for item in answer.items)
-    built, body = sent(name, SearchRequest(query="q", topic="news"), base_url=_base(name, recorded))
+    built, _ = sent(name, SearchRequest(query="q", topic="news"), base_url=_base(name, recorded))
     assert str(built.url.copy_with(query=None)) == _recorded_url(name, recorded)
 
 
@@ -250,7 +250,7 @@ def test_tavily_answer_images_raw_content_and_follow_ups(kit: Any) -> None:
         "https://images.example/tdf-champs-elysees.jpg",
     ]
     assert extras.images[1].description == "The final stage on the Champs-Élysées"
-    assert [q.question for q in extras.related_questions][0] == "Who won the green jersey in 2026?"
+    assert extras.related_questions[0].question == "Who won the green jersey in 2026?"
     assert answer.items[0].metadata["raw_content"].startswith("Tour de France 2026")
     assert "raw_content" not in answer.items[1].metadata
     assert "published_date" not in answer.items[2].metadata  # "not available": date left empty
