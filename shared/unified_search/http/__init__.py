@@ -5,7 +5,7 @@
 a whole call, waits included; ``RetryPolicy`` says how often to try again.
 """
 
-from unified_search.http.client import USER_AGENT, HttpClient, scrubbed
+from unified_search.http.client import USER_AGENT, HttpClient, SendOptions, scrubbed
 from unified_search.http.errors import (
     DEFAULT_STATUS_CODES,
     EXCERPT_CHARS,
@@ -28,6 +28,7 @@ __all__ = [
     "OnBackoff",
     "RetryPolicy",
     "Rule",
+    "SendOptions",
     "Sleep",
     "bad_payload",
     "error_from_exception",

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
 
 import httpx
 from aiolimiter import AsyncLimiter
@@ -41,6 +41,21 @@ _LOGGERS = ("httpx", "httpcore")
 #: Headers describing the encoded body, dropped when the body is rewritten.
 _BODY_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 _redacting = RedactingFilter()
+
+
+class SendOptions(TypedDict, total=False):
+    """What ``HttpClient.send`` and ``call`` accept besides the request and the API's name."""
+
+    rules: Sequence[Rule]
+    """The API's own status table (see ``unified_search.http.errors``)."""
+    deadline: Deadline | None
+    """No attempt, wait or retry runs past it."""
+    timeout: float | None
+    """Seconds for each exchange, instead of the client's."""
+    requests_per_second: float | None
+    """Most requests per second sent to this API (one limiter per API name)."""
+    on_backoff: OnBackoff | None
+    """Told when a wait before a retry starts and ends."""
 
 
 @dataclass
@@ -106,36 +121,30 @@ class HttpClient:
         return Deadline.after(seconds, clock=self.clock)
 
     async def send(
-        self,
-        request: httpx.Request,
-        *,
-        provider: str,
-        rules: Sequence[Rule] = (),
-        deadline: Deadline | None = None,
-        timeout: float | None = None,
-        requests_per_second: float | None = None,
-        on_backoff: OnBackoff | None = None,
+        self, request: httpx.Request, *, provider: str, **options: Unpack[SendOptions]
     ) -> httpx.Response:
         """Send ``request`` with retries; return a 2xx response or raise a redacted ``SearchError``.
 
-        Args:
-            request: what to send.
-            provider: the API's name, put on errors and used to share its rate limiter.
-            rules: the API's own status table (see ``unified_search.http.errors``).
-            deadline: no attempt, wait or retry runs past it.
-            timeout: seconds for each exchange, instead of the client's.
-            requests_per_second: most requests per second sent to ``provider``.
-            on_backoff: told when a wait before a retry starts and ends.
+        ``provider`` names the API on errors and shares its rate limiter; ``options``
+        are described by ``SendOptions``.
         """
+        timeout = options.get("timeout")
         if timeout is not None:
             request.extensions["timeout"] = httpx.Timeout(timeout).as_dict()
+        deadline = options.get("deadline")
+        rules = options.get("rules", ())
+        rate = options.get("requests_per_second")
 
         async def attempt() -> httpx.Response:
-            return await self._attempt(request, provider, rules, deadline, requests_per_second)
+            return await self._attempt(request, provider, rules, deadline, rate)
 
         try:
             return await with_retries(
-                attempt, self.policy, sleep=self.sleep, deadline=deadline, on_backoff=on_backoff
+                attempt,
+                self.policy,
+                sleep=self.sleep,
+                deadline=deadline,
+                on_backoff=options.get("on_backoff"),
             )
         except SearchError as error:
             raise scrubbed(error) from None
@@ -146,22 +155,10 @@ class HttpClient:
         parse: Callable[[httpx.Response], T],
         *,
         provider: str,
-        rules: Sequence[Rule] = (),
-        deadline: Deadline | None = None,
-        timeout: float | None = None,
-        requests_per_second: float | None = None,
-        on_backoff: OnBackoff | None = None,
+        **options: Unpack[SendOptions],
     ) -> T:
         """``send``, then ``parse`` the answer; keys echoed in the body are removed before parsing."""
-        response = await self.send(
-            request,
-            provider=provider,
-            rules=rules,
-            deadline=deadline,
-            timeout=timeout,
-            requests_per_second=requests_per_second,
-            on_backoff=on_backoff,
-        )
+        response = await self.send(request, provider=provider, **options)
         try:
             return parse(_without_secrets(response))
         except SearchError as error:

@@ -144,8 +144,10 @@ class RemoteReranker:
         def parse(response: httpx.Response) -> list[tuple[int, float]]:
             return parse_response(response, self.provider)
 
-        options: dict[str, Any] = {"provider": self.provider, "rules": RULES[self.provider]}
+        rules = RULES[self.provider]
         if self.http is not None:
-            return await self.http.call(request, parse, timeout=self.config.timeout, **options)
+            return await self.http.call(
+                request, parse, provider=self.provider, rules=rules, timeout=self.config.timeout
+            )
         async with HttpClient(timeout=self.config.timeout, transport=self.transport) as http:
-            return await http.call(request, parse, **options)
+            return await http.call(request, parse, provider=self.provider, rules=rules)

@@ -23,32 +23,24 @@ def limited(seconds: str) -> httpx.Response:
 
 
 @pytest.mark.usefixtures("keys")
-async def test_a_retry_after_beyond_max_retry_wait_fails_at_once_with_retry_after(
-    kit: Any, api: Any, make_handler: Any, sleeps: Any
+@pytest.mark.parametrize(
+    ("asked", "web"),
+    [
+        ("12", {}),  # beyond max_retry_wait (10 s): never retried before the server allows it
+        ("5", {"deadline": 2.0}),  # within max_retry_wait, but past the search's deadline
+    ],
+)
+async def test_a_wait_that_is_not_allowed_fails_at_once_with_retry_after(
+    asked: str, web: dict[str, Any], kit: Any, api: Any, make_handler: Any, sleeps: Any
 ) -> None:
-    """``Retry-After: 12`` with ``max_retry_wait`` 10: no early retry, RATE_LIMITED and the wait."""
-    api.on(TAVILY, limited("12"), kit.replay("tavily_search_success"))
-    config = kit.web_config(["tavily"])
+    api.on(TAVILY, limited(asked), kit.replay("tavily_search_success"))
+    config = kit.web_config(["tavily"], **web)
     handler = make_handler(config)
     with pytest.raises(SearchError) as caught:
         await handler.search(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
-    assert caught.value.code is ErrorCode.RATE_LIMITED and caught.value.retry_after == 12
-    assert caught.value.info().retry_after == 12
-    assert len(api.requests) == 1 and sleeps.waits == []
-
-
-@pytest.mark.usefixtures("keys")
-async def test_a_wait_past_the_deadline_fails_at_once(
-    kit: Any, api: Any, make_handler: Any, sleeps: Any
-) -> None:
-    api.on(TAVILY, limited("5"), kit.replay("tavily_search_success"))
-    config = kit.web_config(["tavily"], deadline=2.0)
-    handler = make_handler(config)
-    with pytest.raises(SearchError) as caught:
-        await handler.search(SearchRequest(query="q"), kit.context(config))
-    await handler.aclose()
-    assert caught.value.code is ErrorCode.RATE_LIMITED and caught.value.retry_after == 5
+    assert caught.value.code is ErrorCode.RATE_LIMITED
+    assert caught.value.retry_after == float(asked) == caught.value.info().retry_after
     assert len(api.requests) == 1 and sleeps.waits == []
 
 

@@ -17,14 +17,6 @@ from unified_search.web.provider import CallSettings
 from unified_search.web.registry import PROVIDERS
 
 NOW = datetime(2026, 7, 10, 12, tzinfo=UTC)
-HOSTS = {
-    "tavily": "api.tavily.com",
-    "serper": "google.serper.dev",
-    "serpapi": "serpapi.com",
-    "brave": "api.search.brave.com",
-    "exa": "api.exa.ai",
-    "searxng": "searx.test",
-}
 
 
 def settings(name: str, **extra: Any) -> CallSettings:
@@ -184,12 +176,12 @@ async def test_an_unsupported_provider_never_blocks_the_others(
     kit: Any, keys: Any, api: Any, make_handler: Any
 ) -> None:
     config = kit.web_config(["tavily", "serper"])
-    api.on(HOSTS["serper"], kit.replay("serper_search_success"))
+    api.on(kit.HOSTS["serper"], kit.replay("serper_search_success"))
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q", language="en"), kit.context(config))
     await handler.aclose()
     assert len(result.items) == 5 and [f.provider for f in result.failures] == ["tavily"]
-    assert api.hosts() == [HOSTS["serper"]]
+    assert api.hosts() == [kit.HOSTS["serper"]]
 
 
 @pytest.mark.parametrize(
@@ -316,8 +308,8 @@ def test_searxng_answers_and_suggestions(kit: Any) -> None:
 async def test_extras_reach_the_search_result_merged_over_providers(
     kit: Any, keys: Any, api: Any, make_handler: Any
 ) -> None:
-    api.on(HOSTS["tavily"], kit.replay("tavily_search_answer_images"))
-    api.on(HOSTS["serper"], kit.replay("serper_search_success"))
+    api.on(kit.HOSTS["tavily"], kit.replay("tavily_search_answer_images"))
+    api.on(kit.HOSTS["serper"], kit.replay("serper_search_success"))
     config = kit.web_config(["tavily", "serper"])
     handler = make_handler(config)
     request = SearchRequest(query="q", include_answer=True)
@@ -338,7 +330,7 @@ async def test_extras_reach_the_search_result_merged_over_providers(
 async def test_no_extras_leave_the_metadata_alone(
     kit: Any, keys: Any, api: Any, make_handler: Any
 ) -> None:
-    api.on(HOSTS["exa"], kit.replay("exa_search_success"))
+    api.on(kit.HOSTS["exa"], kit.replay("exa_search_success"))
     config = kit.web_config(["exa"])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
@@ -353,7 +345,7 @@ async def test_searxng_duplicates_are_merged_before_the_limit(
     kit: Any, api: Any, make_handler: Any
 ) -> None:
     """The recorded answer lists one article twice (http and https); 3 distinct pages fit limit 3."""
-    api.on(HOSTS["searxng"], kit.replay("searxng_news_success"))
+    api.on(kit.HOSTS["searxng"], kit.replay("searxng_news_success"))
     config = kit.web_config(["searxng"])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q", limit=3), kit.context(config))
@@ -385,8 +377,8 @@ async def test_https_wins_when_providers_disagree_on_the_scheme(
             {"url": "https://github.com/smol-rs/smol/", "title": "smol", "text": "y", "score": 0.5}
         ],
     }
-    api.on(HOSTS["tavily"], httpx.Response(200, json=insecure))
-    api.on(HOSTS["exa"], httpx.Response(200, json=secure))
+    api.on(kit.HOSTS["tavily"], httpx.Response(200, json=insecure))
+    api.on(kit.HOSTS["exa"], httpx.Response(200, json=secure))
     config = kit.web_config(["tavily", "exa"])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
@@ -406,8 +398,8 @@ async def test_the_provider_is_chosen_from_the_keys_present_tavily_first(
 
     monkeypatch.setenv("BRAVE_API_KEY", "brave-key-123")
     monkeypatch.setenv("EXA_API_KEY", "exa-key-1234")
-    api.on(HOSTS["brave"], kit.replay("brave_search_success"))
-    api.on(HOSTS["tavily"], kit.replay("tavily_search_success"))
+    api.on(kit.HOSTS["brave"], kit.replay("brave_search_success"))
+    api.on(kit.HOSTS["tavily"], kit.replay("tavily_search_success"))
     config = SearchConfig()
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
@@ -416,4 +408,4 @@ async def test_the_provider_is_chosen_from_the_keys_present_tavily_first(
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert {i.metadata["provider"] for i in result.items} == {"tavily"}
-    assert api.hosts() == [HOSTS["brave"], HOSTS["tavily"]]
+    assert api.hosts() == [kit.HOSTS["brave"], kit.HOSTS["tavily"]]
