@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -198,7 +198,8 @@ class WebHandler:
         deadline: Deadline,
         on_backoff: OnBackoff,
     ) -> ProviderAnswer:
-        settings = call_settings(provider, request, ctx.config, self.now() if self.now else None)
+        now = self.now() if self.now else datetime.now(UTC)  # one clock for the whole answer
+        settings = call_settings(provider, request, ctx.config, now)
         outgoing = provider.build_request(request, settings)  # UNSUPPORTED before anything is sent
         rate = ctx.config.web.provider_settings(provider.name).requests_per_second
         max_chars = ctx.config.web.reader.max_chars
