@@ -16,20 +16,12 @@ from unified_search.http import (
     with_retries,
 )
 from unified_search.types import SearchRequest
-
-HOSTS = {
-    "tavily": "api.tavily.com",
-    "serper": "google.serper.dev",
-    "serpapi": "serpapi.com",
-    "brave": "api.search.brave.com",
-    "exa": "api.exa.ai",
-    "searxng": "searx.test",
-}
+from unified_search.web.registry import PROVIDERS
 
 
 async def failing(kit: Any, provider: str, *replies: Any) -> tuple[SearchError, Any]:
     api = kit.FakeAPI()
-    api.on(HOSTS[provider], *replies)
+    api.on(kit.HOSTS[provider], *replies)
     config = kit.web_config([provider])
     from unified_search.web.handler import WebHandler
 
@@ -157,7 +149,7 @@ async def test_provider_specific_statuses(
 
 
 @pytest.mark.usefixtures("keys")
-@pytest.mark.parametrize("provider", sorted(HOSTS))
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
 async def test_429_with_retry_after_is_retried_after_the_asked_wait(
     provider: str, make_handler: Any, kit: Any, api: Any, sleeps: Any
 ) -> None:
@@ -165,7 +157,7 @@ async def test_429_with_retry_after_is_retried_after_the_asked_wait(
     ok = kit.replay(
         {"serpapi": "serpapi_google_success"}.get(provider, f"{provider}_search_success")
     )
-    api.on(HOSTS[provider], limited, ok)
+    api.on(kit.HOSTS[provider], limited, ok)
     config = kit.web_config([provider])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
@@ -199,7 +191,7 @@ async def test_5xx_then_success_backs_off_exponentially(
     make_handler: Any, kit: Any, api: Any, sleeps: Any
 ) -> None:
     api.on(
-        HOSTS["exa"],
+        kit.HOSTS["exa"],
         httpx.Response(500, json={"error": "boom"}),
         httpx.Response(503, text="unavailable"),
         kit.replay("exa_search_success"),
