@@ -51,10 +51,6 @@ class Deadline:
         """Seconds left, never negative."""
         return max(0.0, self.at - self.clock())
 
-    def earliest(self, other: Deadline | None) -> Deadline:
-        """The sooner of two deadlines."""
-        return self if other is None or self.at <= other.at else other
-
 
 @dataclass(frozen=True)
 class RetryPolicy:
