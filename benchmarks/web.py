@@ -1,16 +1,25 @@
-"""Web search speed: parallel fan-out vs sequential provider calls, and cache hit vs miss.
+"""Web search: fan-out and cache speed, single flight, rate limits, and main-text extraction.
 
-Three providers are mocked at the HTTP transport with different latencies
-(the answers are the recorded API shapes in tests/fixtures/web), so the numbers
-measure our own overhead and concurrency, not the network.
+Providers are mocked at the HTTP transport with different latencies (the
+answers are the recorded API shapes in tests/fixtures/web), so the numbers
+measure our own overhead and behaviour, not the network. Scenarios:
 
-    python benchmarks/web.py [--runs 7] [--json PATH]
+* parallel fan-out vs sequential provider calls, cache hit vs miss;
+* ``--identical N`` identical concurrent cold searches → provider calls made
+  (ours: single flight; a plain client, as LangChain's Tavily tool does: one each);
+* one provider answering 429 with ``Retry-After`` beside two healthy ones →
+  seconds until the healthy results are in hand (ours vs a gather whose
+  retries honour ``Retry-After``);
+* with ``--pages PATH``, the extraction quality table of ``benchmarks/extraction.py``.
+
+    python benchmarks/web.py [--runs 7] [--identical 5] [--retry-after 2] [--pages benchmarks/data/extraction] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import statistics
@@ -38,14 +47,20 @@ PROVIDERS = {
 KEYS = ("TAVILY_API_KEY", "BRAVE_API_KEY", "EXA_API_KEY")
 
 
-def transport() -> httpx.MockTransport:
+def _answers() -> dict[str, tuple[Any, float]]:
     answers = {}
     for host, fixture, latency in PROVIDERS.values():
         data = json.loads((FIXTURES / f"{fixture}.json").read_text(encoding="utf-8"))
         answers[host] = (data["response"], latency)
+    return answers
 
+
+ANSWERS = _answers()
+
+
+def transport() -> httpx.MockTransport:
     async def handle(request: httpx.Request) -> httpx.Response:
-        body, latency = answers[request.url.host]
+        body, latency = ANSWERS[request.url.host]
         await asyncio.sleep(latency)
         return httpx.Response(200, json=body)
 
@@ -119,6 +134,87 @@ async def measure(runs: int) -> dict[str, dict[str, float]]:
     }
 
 
+async def identical_searches(count: int) -> dict[str, dict[str, Any]]:
+    """Provider calls made by ``count`` identical concurrent cold searches."""
+    calls = 0
+    body = json.loads((FIXTURES / "tavily_search_success.json").read_text(encoding="utf-8"))
+
+    async def handle(request: httpx.Request) -> httpx.Response:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.05)
+        return httpx.Response(200, json=body["response"])
+
+    transport = httpx.MockTransport(handle)
+    handler = WebHandler(config(["tavily"]), transport=transport)  # the default cache
+    ctx = SearchContext(config=config(["tavily"]), request_id="bench")
+    request = SearchRequest(query="identical question")
+    await asyncio.gather(*(handler.search(request, ctx) for _ in range(count)))
+    await handler.aclose()
+    ours, calls = calls, 0
+    async with httpx.AsyncClient(transport=transport) as plain:
+        await asyncio.gather(
+            *(
+                plain.post("https://api.tavily.com/search", json={"query": "q"})
+                for _ in range(count)
+            )
+        )
+    tavily_tool = importlib.util.find_spec("langchain_tavily") is not None
+    return {
+        "unified-search (single flight, memory cache)": {"provider_calls": ours},
+        "plain client (one call per search)": {"provider_calls": calls},
+        "LangChain TavilySearch": {
+            "status": "installed, but it sends through requests/aiohttp and caches nothing: "
+            "one call per search, like the plain client"
+            if tavily_tool
+            else "absent (not installed)"
+        },
+    }
+
+
+async def rate_limited_beside_healthy(retry_after: float) -> dict[str, dict[str, Any]]:
+    """Seconds until the two healthy providers' results are in hand, while Exa answers 429."""
+
+    async def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.host == "api.exa.ai":
+            return httpx.Response(
+                429, json={"error": "rate limit"}, headers={"Retry-After": f"{retry_after:g}"}
+            )
+        body, latency = ANSWERS[request.url.host]
+        await asyncio.sleep(latency)
+        return httpx.Response(200, json=body)
+
+    transport = httpx.MockTransport(handle)
+    names = list(PROVIDERS)
+    handler = WebHandler(config(names), transport=transport, cache=None)
+    ctx = SearchContext(config=config(names), request_id="bench")
+    started = time.perf_counter()
+    result = await handler.search(SearchRequest(query="q"), ctx)
+    ours = time.perf_counter() - started
+    await handler.aclose()
+    started = time.perf_counter()
+    async with httpx.AsyncClient(transport=transport) as plain:
+        await asyncio.gather(
+            *(_honouring_retry_after(plain, host) for host, _, _ in PROVIDERS.values())
+        )
+    naive = time.perf_counter() - started
+    return {
+        "unified-search (provider in backoff cut short)": {
+            "healthy_results_s": round(ours, 3),
+            "healthy_items": len(result.items),
+        },
+        "plain gather, retries honouring Retry-After": {"healthy_results_s": round(naive, 3)},
+    }
+
+
+async def _honouring_retry_after(client: httpx.AsyncClient, host: str, retries: int = 2) -> None:
+    for _ in range(retries + 1):
+        response = await client.get(f"https://{host}/")
+        if response.status_code != 429:
+            return
+        await asyncio.sleep(float(response.headers["Retry-After"]))
+
+
 def table(systems: dict[str, dict[str, float]]) -> str:
     names = list(systems)
     sequential = systems[names[1]]["latency_ms"]
@@ -133,15 +229,50 @@ def table(systems: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def scenario_table(title: str, systems: dict[str, dict[str, Any]]) -> str:
+    lines = ["", title, "-" * 72]
+    for name, row in systems.items():
+        values = ", ".join(f"{key} {value}" for key, value in row.items())
+        lines.append(f"{name:<48} {values}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--identical", type=int, default=5, help="identical concurrent searches")
+    parser.add_argument("--retry-after", type=float, default=2.0, help="seconds the 429 asks for")
+    parser.add_argument("--pages", type=Path, default=None, help="extraction pages (pages.json)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     for key in KEYS:
         os.environ.setdefault(key, "benchmark-key")
-    systems = asyncio.run(measure(args.runs))
+    systems: dict[str, dict[str, Any]] = dict(asyncio.run(measure(args.runs)))
     print(table(systems))
+    flights = asyncio.run(identical_searches(args.identical))
+    print(scenario_table(f"{args.identical} identical concurrent cold searches", flights))
+    limits = asyncio.run(rate_limited_beside_healthy(args.retry_after))
+    title = (
+        f"one provider answering 429, Retry-After {args.retry_after:g} s, beside two healthy ones"
+    )
+    print(scenario_table(title, limits))
+    systems.update(flights)
+    systems.update(limits)
+    systems["unified-search (default)"] = {
+        "provider_calls_identical": flights["unified-search (single flight, memory cache)"][
+            "provider_calls"
+        ],
+        "healthy_results_s": limits["unified-search (provider in backoff cut short)"][
+            "healthy_results_s"
+        ],
+    }
+    if args.pages:
+        from extraction import measure as extraction_measure
+        from extraction import table as extraction_table
+
+        quality, by_shape = extraction_measure(args.pages)
+        print("\nmain-text extraction\n" + extraction_table(quality, by_shape))
+        systems.update({f"extraction: {name}": row for name, row in quality.items()})
     if args.json:
         args.json.write_text(json.dumps({"systems": systems}, indent=2), encoding="utf-8")
 

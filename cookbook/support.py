@@ -71,7 +71,8 @@ def web_handler(config: SearchConfig, recorder: RecordedWeb | None = None) -> We
     ``recorder`` to see, offline, which requests reached the (mock) network.
     """
     recorded = [name for name in config.web.providers if name in RECORDED_PROVIDERS]
-    keys = [config.web.provider_settings(name).api_key_env for name in recorded]
+    secrets = [config.web.provider_settings(name).api_key_env for name in recorded]
+    keys = [secret.env for secret in secrets if secret is not None]
     missing = [key for key in keys if key and not os.environ.get(key)]
     if not missing:
         print(f"API keys found: searching the live web with {', '.join(config.web.providers)}")

@@ -1,13 +1,69 @@
-"""API keys as secrets: read from the environment when needed, never shown."""
+"""API keys as secrets: read from the environment when needed, never shown.
+
+Every key a ``Secret`` hands out is remembered, so that ``redact`` can remove
+it from any text built from what a server sent back (an error body that echoes
+the request headers, a log line that prints the URL). That is the one
+redaction step: the HTTP layer applies it to every error it raises and
+``RedactingFilter`` to the log records of the HTTP libraries.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from pydantic_core import core_schema
 
 from unified_search.errors import ErrorCode, SearchError
+
+#: Shorter values are not treated as secrets: replacing them would garble ordinary text.
+MIN_SECRET_CHARS = 6
+MASK = "***"
+_known: set[str] = set()
+_known_lock = threading.Lock()
+
+
+def remember(value: str) -> None:
+    """Add ``value`` (and its URL-encoded forms) to the texts ``redact`` removes."""
+    if len(value) < MIN_SECRET_CHARS:
+        return
+    with _known_lock:
+        _known.update({value, quote(value, safe=""), quote_plus(value)})
+
+
+def redact(text: str) -> str:
+    """Return ``text`` with every key handed out so far replaced by ``***``.
+
+    Example:
+        >>> remember("sk-example-123")
+        >>> redact("echo: Authorization: Bearer sk-example-123")
+        'echo: Authorization: Bearer ***'
+    """
+    with _known_lock:
+        secrets = sorted(_known, key=len, reverse=True)  # longest first: no partial leftovers
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that removes known keys from every record it sees.
+
+    Example:
+        >>> logging.getLogger("httpx").addFilter(RedactingFilter())  # doctest: +SKIP
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message without secrets; never drop the record."""
+        message = record.getMessage()
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
 
 
 class Secret:
@@ -40,6 +96,11 @@ class Secret:
         """Hold a key given directly (kept in memory only)."""
         return cls(token=token)
 
+    @classmethod
+    def of(cls, value: Secret | str) -> Secret:
+        """A ``Secret`` as is, or the name of an environment variable as one."""
+        return value if isinstance(value, Secret) else cls.from_env(value)
+
     @property
     def env(self) -> str | None:
         """The environment variable name, if the key comes from one."""
@@ -53,6 +114,7 @@ class Secret:
             raise SearchError(
                 ErrorCode.NO_API_KEY, f"no API key: {where} is empty", provider=provider
             )
+        remember(value.strip())
         return value.strip()
 
     def is_set(self) -> bool:

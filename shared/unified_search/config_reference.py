@@ -12,6 +12,7 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from unified_search.auth import Secret
 from unified_search.config import SearchConfig
 
 Row = tuple[str, str, str]
@@ -66,6 +67,8 @@ def _mapped_model(annotation: Any) -> type[BaseModel] | None:
 def _default(value: Any) -> str:
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
+    if isinstance(value, Secret):
+        value = value.to_json()
     text = json.dumps(value, ensure_ascii=False, default=str)
     if len(text) > 40:
         return "(built-in table, see `unified-search config`)"

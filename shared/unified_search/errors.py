@@ -15,8 +15,9 @@ escapes: the engine records it as ``ErrorInfo`` on the request's result.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 
 class ErrorCode(StrEnum):
@@ -49,6 +50,16 @@ class ErrorInfo(BaseModel):
     message: str
     provider: str | None = None
     retryable: bool = False
+    retry_after: float | None = None
+    """Seconds the provider asked to wait before trying again (``Retry-After``), when it said."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_wait(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave ``retry_after`` out when the provider gave none: stored errors keep their shape."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("retry_after") is None:
+            data.pop("retry_after", None)
+        return data
 
 
 class SearchError(Exception):
@@ -88,13 +99,23 @@ class SearchError(Exception):
     def info(self) -> ErrorInfo:
         """Return the serialisable form stored on results and records."""
         return ErrorInfo(
-            code=self.code, message=self.message, provider=self.provider, retryable=self.retryable
+            code=self.code,
+            message=self.message,
+            provider=self.provider,
+            retryable=self.retryable,
+            retry_after=self.retry_after,
         )
 
     @classmethod
     def from_info(cls, info: ErrorInfo) -> SearchError:
         """Rebuild an error from its stored form (for strict callers that want to raise)."""
-        return cls(info.code, info.message, provider=info.provider, retryable=info.retryable)
+        return cls(
+            info.code,
+            info.message,
+            provider=info.provider,
+            retryable=info.retryable,
+            retry_after=info.retry_after,
+        )
 
 
 class ConfigurationError(ValueError):

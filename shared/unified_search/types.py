@@ -8,10 +8,11 @@ the design documents (``citation_id``, ``record_id``, ``graph_nodes`` ...).
 from __future__ import annotations
 
 import hashlib
+from datetime import date
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from unified_search.errors import ErrorInfo
 from unified_search.urls import canonical_url
@@ -19,6 +20,7 @@ from unified_search.urls import canonical_url
 JSON = dict[str, Any]
 TimeRange = Literal["day", "week", "month", "year"]
 SearchDepth = Literal["basic", "advanced"]
+Topic = Literal["general", "news"]
 
 
 class SearchType(StrEnum):
@@ -72,6 +74,23 @@ class SearchRequest(_Model):
     """Web: only pages published within the last day, week, month or year."""
     search_depth: SearchDepth | None = None
     """Web: ``advanced`` asks providers that support it for a deeper search."""
+    topic: Topic | None = None
+    """Web: the vertical searched, ``general`` or ``news``; ``None`` is general. A provider
+    without it fails with UNSUPPORTED (nothing sent); the others still answer."""
+    country: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
+    """Web: ISO 3166-1 alpha-2 code of the country whose results are preferred (``us``, ``de``)."""
+    language: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
+    """Web: ISO 639-1 code of the language of the results (``en``, ``zh``)."""
+    start_date: date | None = None
+    """Web: only pages published on or after this day (not together with ``time_range``)."""
+    end_date: date | None = None
+    """Web: only pages published on or before this day."""
+    include_answer: bool = False
+    """Web: also ask for the provider's short answer (``SearchResult.metadata["extras"]``)."""
+    include_raw_content: bool = False
+    """Web: also ask for each page's full text (item ``metadata["raw_content"]``)."""
+    include_images: bool = False
+    """Web: also ask for images about the query (``SearchResult.metadata["extras"]``)."""
     collections: list[str] = Field(default_factory=list)
     """Knowledge base: collections to search; empty means the configured ones."""
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -99,6 +118,14 @@ class SearchRequest(_Model):
         if not stripped:
             raise ValueError("query must contain text")
         return stripped
+
+    @model_validator(mode="after")
+    def _dates_agree(self) -> SearchRequest:
+        if self.time_range and (self.start_date or self.end_date):
+            raise ValueError("give either time_range or start_date/end_date, not both")
+        if self.start_date and self.end_date and self.start_date > self.end_date:
+            raise ValueError("start_date must not be after end_date")
+        return self
 
 
 class ResultItem(_Model):

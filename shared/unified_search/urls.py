@@ -94,3 +94,15 @@ def canonical_url(url: str) -> str:
     _, netloc, path, params = _split(url)
     identity = netloc.removeprefix("www.") + _MULTI_SLASH.sub("/", path).rstrip("/")
     return f"{identity}?{'&'.join(sorted(params))}" if params else identity
+
+
+def secure_url(kept: str | None, other: str | None) -> str | None:
+    """Of two URLs of the same page, the one to show: ``https`` wins over ``http``.
+
+    Example:
+        >>> secure_url("http://x.io/a", "https://x.io/a/")
+        'https://x.io/a/'
+    """
+    if kept and other and not kept.startswith("https://") and other.startswith("https://"):
+        return other
+    return kept or other

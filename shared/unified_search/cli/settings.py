@@ -34,8 +34,6 @@ ENVIRONMENT: dict[str, str] = {
     "UNIFIED_SEARCH_WEB_PROVIDERS": "web.providers (comma-separated)",
     "UNIFIED_SEARCH_DEBUG": "show the traceback of an unexpected error",
 }
-#: Web providers switched on by their key (or URL) variable when no provider is configured.
-KEYED_PROVIDERS = ("tavily", "serper", "serpapi", "brave", "exa", "searxng")
 
 
 def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> SearchConfig:
@@ -57,29 +55,19 @@ def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> Sea
 
 def environment_layer(config: SearchConfig) -> dict[str, Any]:
     """The configuration keys set by environment variables, given the file's configuration."""
+    from unified_search.web.registry import keyed_providers  # the web providers load on demand
+
     layer: dict[str, Any] = {}
     if url := os.environ.get("UNIFIED_SEARCH_DB_URL"):
         layer["db"] = {"url": url}
     if names := _listed("UNIFIED_SEARCH_COLLECTIONS"):
         layer["kb"] = {"collections": names}
     providers = _listed("UNIFIED_SEARCH_WEB_PROVIDERS") or (
-        [] if config.web.providers else keyed_providers(config)
+        [] if config.web.providers else keyed_providers(config.web)
     )
     if providers:
         layer["web"] = {"providers": providers}
     return layer
-
-
-def keyed_providers(config: SearchConfig) -> list[str]:
-    """Web providers whose key (or, for SearXNG, URL) variable is set in the environment."""
-    found = []
-    for name in KEYED_PROVIDERS:
-        settings = config.web.provider_settings(name)
-        variable = settings.api_key_env or settings.base_url_env
-        has_url = name == "searxng" and bool(settings.base_url)
-        if has_url or (variable and os.environ.get(variable)):
-            found.append(name)
-    return found
 
 
 def with_data_dir(config: SearchConfig) -> SearchConfig:

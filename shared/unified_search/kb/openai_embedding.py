@@ -1,21 +1,25 @@
 """An embedding function over any OpenAI-compatible ``/embeddings`` endpoint.
 
-Embedding functions are called from worker threads during ingestion and
-search, so this client is synchronous (``httpx.Client``); the transport can be
-injected, which is how the tests fake the endpoint.
+Embedding functions are called synchronously from worker threads during
+ingestion and search; the call runs on the library's background loop through
+the shared HTTP layer (``unified_search.http``: pooled client, timeouts,
+retries honouring ``Retry-After``, status table, redaction). The transport can
+be injected, which is how the tests fake the endpoint.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import httpx
 
+from unified_search._sync import run_sync
+from unified_search.auth import Secret
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import HttpClient, json_body
 from unified_search.kb.config import EmbeddingConfig
 
-_STATUS_CODES = {401: ErrorCode.INVALID_API_KEY, 403: ErrorCode.INVALID_API_KEY}
+PROVIDER = "embeddings"
 
 
 class OpenAIEmbedding:
@@ -30,62 +34,76 @@ class OpenAIEmbedding:
         self,
         model: str,
         *,
-        api_key: str | None = None,
+        api_key: str | Secret | None = None,
         base_url: str = "https://api.openai.com/v1",
         timeout: float = 30.0,
-        transport: httpx.BaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        http: HttpClient | None = None,
     ) -> None:
         self.name = model
         self._model = model
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/") + "/",
-            headers=headers,
-            timeout=httpx.Timeout(timeout),
-            transport=transport,
-        )
+        self._url = base_url.rstrip("/") + "/embeddings"
+        secret = Secret.from_token(api_key) if isinstance(api_key, str) else api_key
+        self._key = secret.resolve(provider=PROVIDER) if secret and secret.is_set() else None
+        self._timeout = timeout
+        self._owns_http = http is None
+        self._http = http or HttpClient(timeout=timeout, transport=transport)
 
     @classmethod
     def from_config(
-        cls, config: EmbeddingConfig, *, transport: httpx.BaseTransport | None = None
+        cls,
+        config: EmbeddingConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        http: HttpClient | None = None,
     ) -> OpenAIEmbedding:
         """Build the client from ``kb.embedding``, reading the key from its environment variable."""
-        key = os.environ.get(config.api_key_env)
-        return cls(config.model, api_key=key, base_url=config.base_url, transport=transport)
+        key = Secret.of(config.api_key_env)
+        return cls(
+            config.model, api_key=key, base_url=config.base_url, transport=transport, http=http
+        )
 
     def __call__(self, texts: list[str]) -> list[list[float]]:
         """Return one vector per text, in input order."""
         if not texts:
             return []
-        payload = {"model": self._model, "input": list(texts)}
-        try:
-            response = self._client.post("embeddings", json=payload)
-        except httpx.TimeoutException as exc:
-            raise SearchError(ErrorCode.TIMEOUT, "embedding endpoint timed out") from exc
-        except httpx.HTTPError as exc:
-            raise SearchError(ErrorCode.NETWORK_ERROR, f"embedding endpoint: {exc}") from exc
-        return _parse(response, len(texts))
+        return run_sync(self.aembed(list(texts)))
+
+    async def aembed(self, texts: list[str]) -> list[list[float]]:
+        """Async twin of calling the function: one vector per text, in input order."""
+        if not texts:
+            return []
+        headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
+        request = httpx.Request(
+            "POST", self._url, json={"model": self._model, "input": texts}, headers=headers
+        )
+        return await self._http.call(
+            request,
+            lambda response: _vectors(response, len(texts)),
+            provider=PROVIDER,
+            timeout=self._timeout,
+        )
 
     def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
+        """Close the HTTP connection pool (when this function made it)."""
+        if self._owns_http:
+            run_sync(self._http.aclose())
 
 
-def _parse(response: httpx.Response, expected: int) -> list[list[float]]:
-    if response.status_code >= 400:
-        code = _STATUS_CODES.get(response.status_code, ErrorCode.PROVIDER_ERROR)
-        if response.status_code == 429:
-            code = ErrorCode.RATE_LIMITED
-        raise SearchError(code, f"embedding endpoint answered HTTP {response.status_code}")
+def _vectors(response: httpx.Response, expected: int) -> list[list[float]]:
+    data = json_body(response, provider=PROVIDER)
     try:
-        rows: list[dict[str, Any]] = response.json()["data"]
+        rows: list[dict[str, Any]] = data["data"]
         ordered = sorted(rows, key=lambda row: int(row["index"]))
         vectors = [[float(x) for x in row["embedding"]] for row in ordered]
     except (ValueError, KeyError, TypeError) as exc:
-        raise SearchError(ErrorCode.PROVIDER_ERROR, "embedding endpoint sent no vectors") from exc
+        raise SearchError(
+            ErrorCode.PROVIDER_ERROR, "embedding endpoint sent no vectors", provider=PROVIDER
+        ) from exc
     if len(vectors) != expected:
         raise SearchError(
             ErrorCode.PROVIDER_ERROR,
             f"embedding endpoint sent {len(vectors)} of {expected} vectors",
+            provider=PROVIDER,
         )
     return vectors

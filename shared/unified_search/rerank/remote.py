@@ -1,10 +1,11 @@
 """Hosted rerank APIs: Cohere (v2 rerank) and Jina (v1 rerank).
 
 Each provider is a pair of pure functions, one building the ``httpx.Request``
-and one reading the ``httpx.Response``; ``RemoteReranker`` sends it. Every
-candidate is sent and asked for (``top_n`` = all), so the answer orders every
-item; indices the API leaves out or repeats keep the old order at the end.
-HTTP failures map to ``SearchError`` codes the same way for both APIs.
+and one reading the ``httpx.Response``; the shared HTTP layer
+(``unified_search.http``) sends it, with its timeouts, retries, status table and
+redaction. Every candidate is sent and asked for (``top_n`` = all), so the
+answer orders every item; indices the API leaves out or repeat keep the old
+order at the end.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import httpx
 
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import HttpClient, Rule, json_body
 from unified_search.rerank.base import check_top_n, cut, passage, with_rerank_score
 from unified_search.rerank.config import RemoteRerankConfig
 from unified_search.types import ResultItem
@@ -25,15 +27,13 @@ Provider = Literal["cohere", "jina"]
 
 #: Path of the rerank endpoint under each provider's ``base_url``.
 ENDPOINTS: dict[Provider, str] = {"cohere": "/v2/rerank", "jina": "/v1/rerank"}
-
-_STATUS_CODES: dict[int, ErrorCode] = {
-    400: ErrorCode.INVALID_QUERY,
-    401: ErrorCode.INVALID_API_KEY,
-    402: ErrorCode.QUOTA_EXCEEDED,
-    403: ErrorCode.INVALID_API_KEY,
-    422: ErrorCode.INVALID_QUERY,
-    429: ErrorCode.RATE_LIMITED,
-    498: ErrorCode.INVALID_API_KEY,
+#: Each API's own status meanings (the shared defaults cover 400/401/402/403/422/429).
+RULES: dict[Provider, tuple[Rule, ...]] = {
+    "cohere": (
+        Rule(498, ErrorCode.INVALID_API_KEY, hint="invalid token"),
+        Rule(499, ErrorCode.PROVIDER_ERROR, hint="request cancelled"),
+    ),
+    "jina": (),
 }
 
 
@@ -65,48 +65,16 @@ def build_request(call: RerankCall, query: str, documents: Sequence[str]) -> htt
 
 
 def parse_response(response: httpx.Response, provider: Provider) -> list[tuple[int, float]]:
-    """Read ``(index, relevance_score)`` pairs, best first, or raise the mapped ``SearchError``."""
-    if response.status_code != 200:
-        raise status_error(response, provider)
+    """Read ``(index, relevance_score)`` pairs, best first, from a successful answer."""
+    data = json_body(response, provider=provider)
     try:
-        results = response.json()["results"]
-        return [(int(r["index"]), float(r["relevance_score"])) for r in results]
+        return [(int(r["index"]), float(r["relevance_score"])) for r in data["results"]]
     except (ValueError, KeyError, TypeError) as exc:
         raise SearchError(
-            ErrorCode.PROVIDER_ERROR, f"unexpected rerank response: {exc}", provider=provider
-        ) from exc
-
-
-def status_error(response: httpx.Response, provider: Provider) -> SearchError:
-    """Map an HTTP error response to a ``SearchError`` carrying the provider's message."""
-    code = _STATUS_CODES.get(response.status_code)
-    if code is None:
-        code = ErrorCode.PROVIDER_ERROR if response.status_code >= 500 else ErrorCode.UNKNOWN
-    return SearchError(
-        code,
-        f"HTTP {response.status_code}: {_message(response)}",
-        provider=provider,
-        retry_after=_retry_after(response),
-    )
-
-
-def _message(response: httpx.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        return response.text[:200] or response.reason_phrase
-    if isinstance(body, dict):
-        for key in ("message", "detail", "error"):
-            if isinstance(body.get(key), str):
-                return str(body[key])
-    return str(body)[:200]
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    try:
-        return float(response.headers["Retry-After"])
-    except (KeyError, ValueError):
-        return None
+            ErrorCode.PROVIDER_ERROR,
+            f"unexpected rerank response: no results ({type(exc).__name__})",
+            provider=provider,
+        ) from None
 
 
 def reorder(
@@ -135,18 +103,22 @@ class RemoteReranker:
         provider: Provider,
         config: RemoteRerankConfig,
         *,
+        http: HttpClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.name: str = provider
         self.provider: Provider = provider
         self.config = config
+        self.http = http
         self.transport = transport
 
     @classmethod
-    def from_config(cls, provider: Provider, config: SearchConfig) -> RemoteReranker:
-        """Build from ``rerank.cohere`` or ``rerank.jina``."""
+    def from_config(
+        cls, provider: Provider, config: SearchConfig, *, http: HttpClient | None = None
+    ) -> RemoteReranker:
+        """Build from ``rerank.cohere`` or ``rerank.jina``, on a shared HTTP client if given."""
         section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
-        return cls(provider, section)
+        return cls(provider, section, http=http)
 
     async def rerank(
         self,
@@ -163,21 +135,19 @@ class RemoteReranker:
         key = self.config.api_key_env.resolve(provider=self.provider)
         call = RerankCall(self.provider, self.config, key)
         request = build_request(call, query, [passage(i, self.config.max_chars) for i in items])
-        response = await self._send(request)
-        return reorder(items, parse_response(response, self.provider), top_n)
+        ranking = await self._call(request)
+        return reorder(items, ranking, top_n)
 
-    async def _send(self, request: httpx.Request) -> httpx.Response:
-        timeout = httpx.Timeout(self.config.timeout)
-        async with httpx.AsyncClient(transport=self.transport, timeout=timeout) as client:
-            try:
-                return await client.send(request)
-            except httpx.TimeoutException as exc:
-                raise SearchError(
-                    ErrorCode.TIMEOUT, "the rerank API timed out", provider=self.provider
-                ) from exc
-            except httpx.TransportError as exc:
-                raise SearchError(
-                    ErrorCode.NETWORK_ERROR,
-                    f"cannot reach the rerank API: {exc}",
-                    provider=self.provider,
-                ) from exc
+    async def _call(self, request: httpx.Request) -> list[tuple[int, float]]:
+        """Send through the shared client, or a client of our own for this one call."""
+
+        def parse(response: httpx.Response) -> list[tuple[int, float]]:
+            return parse_response(response, self.provider)
+
+        rules = RULES[self.provider]
+        if self.http is not None:
+            return await self.http.call(
+                request, parse, provider=self.provider, rules=rules, timeout=self.config.timeout
+            )
+        async with HttpClient(timeout=self.config.timeout, transport=self.transport) as http:
+            return await http.call(request, parse, provider=self.provider, rules=rules)

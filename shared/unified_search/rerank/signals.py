@@ -6,15 +6,23 @@ import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, timedelta
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from urllib.parse import urlsplit
 
+from unified_search import dates
 from unified_search.nlp.intent import Freshness
 from unified_search.types import ResultItem
 
 #: Metadata keys under which sources report a publication date.
-DATE_KEYS = ("published_date", "published_at", "publishedDate", "published", "page_age", "date")
+DATE_KEYS = (
+    "published_date",
+    "published_at",
+    "publishedDate",
+    "published",
+    "page_age",
+    "date",
+    "age",
+)
 
 #: Days after which an item's freshness halves, by the intent's freshness need.
 HALF_LIFE_DAYS: dict[Freshness, float] = {
@@ -26,8 +34,6 @@ HALF_LIFE_DAYS: dict[Freshness, float] = {
 }
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
-_AGO = re.compile(r"(\d+)\s*(minute|hour|day|week|month|year)s?\s+ago", re.I)
-_UNIT_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365}
 
 
 def keyword_match(
@@ -84,21 +90,8 @@ def published(item: ResultItem, now: datetime) -> datetime | None:
 
 
 def parse_date(value: str, now: datetime) -> datetime | None:
-    """Read an ISO 8601, RFC 1123 or ``3 days ago`` date (naive dates are taken as UTC)."""
-    relative = _AGO.search(value)
-    if relative:
-        return now - timedelta(days=int(relative.group(1)) * _UNIT_DAYS[relative.group(2).lower()])
-    for parse in (_iso, parsedate_to_datetime):
-        try:
-            parsed = parse(value)
-        except (TypeError, ValueError, IndexError):
-            continue
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    return None
-
-
-def _iso(value: str) -> datetime:
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    """Read a date in any form providers send (``unified_search.dates``); naive dates are UTC."""
+    return dates.parse_date(value, now)
 
 
 def freshness(item: ResultItem, need: Freshness, now: datetime, *, undated: float = 0.5) -> float:

@@ -1,32 +1,44 @@
-"""Brave Search: an independent web index (``GET https://api.search.brave.com/res/v1/web/search``)."""
+"""Brave Search: an independent web index (``GET https://api.search.brave.com/res/v1/web/search``).
+
+The news topic uses Brave's news endpoint (``/res/v1/news/search``); a web
+search's own ``news`` results are kept too, after the web results.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
 from unified_search.errors import ErrorCode
+from unified_search.http import Rule, bad_payload
 from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.errors import Rule, bad_payload
+from unified_search.web.extras import ProviderAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
+    check_options,
     entries,
     make_item,
     parse_json,
+    questions,
     with_sites,
 )
 
 ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
-#: Brave answers at most this many web results per call.
-MAX_RESULTS = 20
+#: Most results Brave answers per call, by topic.
+MAX_RESULTS = {"general": 20, "news": 50}
+TOPICS = ("general", "news")
+SUPPORTED = ("country", "language", "start_date", "end_date")
 FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
-_FIELDS = Fields(content="description", published="page_age")
+#: The start of a date range given only its end.
+EPOCH = "1970-01-01"
+_FIELDS = Fields(content="description", published=("page_age", "age"))
 
 
 class Brave:
-    """Brave web search: domains via ``site:``, time via ``freshness``; rank-based scores.
+    """Brave web and news search: domains via ``site:``, time via ``freshness``; rank-based scores.
 
     Brave's 422 means a bad key only when the body says ``SUBSCRIPTION_TOKEN_INVALID``;
     otherwise it is a validation error. Its 429 is a quota when the body says ``QUOTA_LIMITED``.
@@ -45,31 +57,71 @@ class Brave:
     )
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
-        """Build the query string of a web search."""
+        """Build the query string of a web or news search."""
+        check_options(self.name, request, SUPPORTED, TOPICS)
+        topic = request.topic or "general"
         params: dict[str, Any] = {
             "q": with_sites(request.query, request.sites, request.exclude_sites),
-            "count": min(settings.limit, MAX_RESULTS),
+            "count": min(settings.limit, MAX_RESULTS[topic]),
         }
-        if request.time_range:
-            params["freshness"] = FRESHNESS[request.time_range]
+        freshness = _freshness(request, settings)
+        if freshness:
+            params["freshness"] = freshness
+        if request.country:
+            params["country"] = request.country.upper()
+        if request.language:
+            params["search_lang"] = request.language.lower()
+        url = settings.base_url or ENDPOINT
+        if topic == "news":
+            url = url.replace("/web/search", "/news/search")
         headers = {"Accept": "application/json", "X-Subscription-Token": settings.api_key or ""}
-        return httpx.Request("GET", settings.base_url or ENDPOINT, params=params, headers=headers)
+        return httpx.Request("GET", url, params=params, headers=headers)
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Read ``web.results[]`` (``web`` is absent when nothing was found)."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Read ``web.results[]`` then ``news.results[]`` (news search: ``results[]``) and the FAQ."""
         data = parse_json(response, self.name)
-        web = data.get("web")
-        if web is None:
-            if data.get("type") != "search":
+        if request.topic == "news":
+            if data.get("type") != "news" and "results" not in data:
                 raise bad_payload(self.name, "unexpected JSON answer", str(data))
-            return []
-        if not isinstance(web, dict):
-            raise bad_payload(self.name, "'web' is not an object", str(data))
-        results = entries(web, "results", provider=self.name, required=False)
-        return [item for item in map(_item, enumerate(results)) if item is not None]
+            raw = entries(data, "results", provider=self.name, required=False)
+            return ProviderAnswer(_items(raw, settings))
+        if data.get("type") != "search" and "web" not in data:
+            raise bad_payload(self.name, "unexpected JSON answer", str(data))
+        raw = _section(data, "web") + _section(data, "news")
+        faq = questions(self.name, _section(data, "faq"), answer="answer", url="url")
+        return ProviderAnswer(_items(raw, settings), WebExtras(related_questions=faq))
 
 
-def _item(ranked: tuple[int, Any]) -> ResultItem | None:
-    rank, raw = ranked
-    extra = {"age": raw.get("age"), "extra_snippets": raw.get("extra_snippets")}
-    return make_item("brave", rank, raw, _FIELDS, extra=extra)
+def _section(data: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
+    """The ``results`` of a section of a web answer (empty when Brave left it out)."""
+    section = data.get(name)
+    if section is None:
+        return []
+    if not isinstance(section, Mapping):
+        raise bad_payload("brave", f"{name!r} is not an object", str(data))
+    return entries(section, "results", provider="brave", required=False)
+
+
+def _items(raw: list[Mapping[str, Any]], settings: CallSettings) -> list[ResultItem]:
+    items = (
+        make_item(
+            "brave",
+            rank,
+            entry,
+            _FIELDS,
+            now=settings.now,
+            extra={"age": entry.get("age"), "extra_snippets": entry.get("extra_snippets")},
+        )
+        for rank, entry in enumerate(raw)
+    )
+    return [item for item in items if item is not None]
+
+
+def _freshness(request: SearchRequest, settings: CallSettings) -> str | None:
+    if request.start_date or request.end_date:
+        start = request.start_date.isoformat() if request.start_date else EPOCH
+        end = (request.end_date or settings.clock().date()).isoformat()
+        return f"{start}to{end}"
+    return FRESHNESS.get(request.time_range or "")

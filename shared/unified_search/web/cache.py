@@ -1,8 +1,10 @@
 """Cache of provider answers: TTL + LRU, in memory, in a SQLite file, or in Redis.
 
 The key is the normalised query plus everything that changes the answer
-(provider, depth, limit, engine, domains, time range, options). Only successful
-answers are stored; errors are never cached.
+(provider, depth, limit, engine, domains, dates, topic, options). Only
+successful answers are stored; errors are never cached. The Redis backend also
+offers a short lock per key, so identical searches in several processes make
+one provider call (``unified_search.web.flight``).
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
+from unified_search._loops import PerLoop
 from unified_search.paths import data_home
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.config import CacheConfig
-from unified_search.web.loops import PerLoop
+from unified_search.web.extras import ProviderAnswer, WebExtras
 from unified_search.web.provider import CallSettings
 
 Clock = Callable[[], float]
@@ -30,16 +33,33 @@ Clock = Callable[[], float]
 class ResultCache(Protocol):
     """Where answers are kept between searches."""
 
-    async def get(self, key: str) -> list[ResultItem] | None:
-        """Return the fresh items stored under ``key``, or ``None``."""
+    async def get(self, key: str) -> ProviderAnswer | None:
+        """Return the fresh answer stored under ``key``, or ``None``."""
         ...
 
-    async def put(self, key: str, items: Sequence[ResultItem]) -> None:
-        """Store ``items`` under ``key`` for the configured TTL."""
+    async def put(self, key: str, answer: ProviderAnswer) -> None:
+        """Store ``answer`` under ``key`` for the configured TTL."""
         ...
 
     async def aclose(self) -> None:
         """Release connections."""
+        ...
+
+
+@runtime_checkable
+class LockingCache(ResultCache, Protocol):
+    """A cache shared by several processes, with a short lock per key."""
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        """Take the lock of ``key`` for at most ``ttl`` seconds; ``False`` if another holds it."""
+        ...
+
+    async def claimed(self, key: str) -> bool:
+        """Tell whether anyone holds the lock of ``key``."""
+        ...
+
+    async def release(self, key: str) -> None:
+        """Give the lock of ``key`` back (harmless when it has expired)."""
         ...
 
 
@@ -60,20 +80,31 @@ def cache_key(provider: str, request: SearchRequest, settings: CallSettings) -> 
         "sites": sorted(request.sites),
         "exclude": sorted(request.exclude_sites),
         "time_range": request.time_range,
+        "topic": request.topic,
+        "country": request.country,
+        "language": request.language,
+        "start_date": request.start_date,
+        "end_date": request.end_date,
+        "include": [request.include_answer, request.include_raw_content, request.include_images],
         "options": {k: v for k, v in request.options.items() if k != "providers"},
     }
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def dump_items(items: Sequence[ResultItem]) -> str:
-    """Serialise items for storage."""
-    return json.dumps([item.model_dump(mode="json") for item in items])
+def dump_answer(answer: ProviderAnswer) -> str:
+    """Serialise an answer for storage."""
+    items = [item.model_dump(mode="json") for item in answer.items]
+    return json.dumps({"items": items, "extras": answer.extras.model_dump(mode="json")})
 
 
-def load_items(text: str | bytes) -> list[ResultItem]:
-    """Rebuild stored items."""
-    return [ResultItem.model_validate(raw) for raw in json.loads(text)]
+def load_answer(text: str | bytes) -> ProviderAnswer:
+    """Rebuild a stored answer (entries of earlier versions hold a bare list of items)."""
+    data = json.loads(text)
+    if isinstance(data, list):
+        data = {"items": data}
+    items = [ResultItem.model_validate(raw) for raw in data["items"]]
+    return ProviderAnswer(items, WebExtras.model_validate(data.get("extras") or {}))
 
 
 class MemoryCache:
@@ -92,8 +123,8 @@ class MemoryCache:
         self._entries: OrderedDict[str, tuple[float, str]] = OrderedDict()
         self._lock = threading.Lock()
 
-    async def get(self, key: str) -> list[ResultItem] | None:
-        """Return fresh items and mark them recently used; drop expired ones."""
+    async def get(self, key: str) -> ProviderAnswer | None:
+        """Return a fresh answer and mark it recently used; drop expired ones."""
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
@@ -102,12 +133,12 @@ class MemoryCache:
                 del self._entries[key]
                 return None
             self._entries.move_to_end(key)
-        return load_items(entry[1])
+        return load_answer(entry[1])
 
-    async def put(self, key: str, items: Sequence[ResultItem]) -> None:
-        """Store items, evicting the least recently used beyond ``max_entries``."""
+    async def put(self, key: str, answer: ProviderAnswer) -> None:
+        """Store an answer, evicting the least recently used beyond ``max_entries``."""
         with self._lock:
-            self._entries[key] = (self._clock() + self.ttl, dump_items(items))
+            self._entries[key] = (self._clock() + self.ttl, dump_answer(answer))
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
@@ -144,14 +175,14 @@ class SQLiteCache:
                 "(key TEXT PRIMARY KEY, value TEXT NOT NULL, expires REAL NOT NULL, used REAL NOT NULL)"
             )
 
-    async def get(self, key: str) -> list[ResultItem] | None:
-        """Return fresh items, refreshing their last use."""
+    async def get(self, key: str) -> ProviderAnswer | None:
+        """Return a fresh answer, refreshing its last use."""
         value = await asyncio.to_thread(self._get, key)
-        return None if value is None else load_items(value)
+        return None if value is None else load_answer(value)
 
-    async def put(self, key: str, items: Sequence[ResultItem]) -> None:
-        """Store items and evict expired and least recently used rows."""
-        await asyncio.to_thread(self._put, key, dump_items(items))
+    async def put(self, key: str, answer: ProviderAnswer) -> None:
+        """Store an answer and evict expired and least recently used rows."""
+        await asyncio.to_thread(self._put, key, dump_answer(answer))
 
     async def aclose(self) -> None:
         """Close the database file."""
@@ -187,14 +218,21 @@ class RedisCache:
     """Cache shared by several processes through Redis (``pip install "unified-search[redis]"``).
 
     Redis expires entries by itself (TTL); a sorted set of last-use times keeps
-    at most ``max_entries``.
+    at most ``max_entries``. Every socket has connect and read timeouts, so a
+    hung server fails fast instead of holding the search.
 
     Example:
         >>> cache = RedisCache("redis://127.0.0.1:6379/0", ttl=3600, max_entries=1000)  # doctest: +SKIP
     """
 
     def __init__(
-        self, url: str, *, ttl: float, max_entries: int, prefix: str = "unified-search:web:"
+        self,
+        url: str,
+        *,
+        ttl: float,
+        max_entries: int,
+        prefix: str = "unified-search:web:",
+        timeout: float = 1.0,
     ) -> None:
         try:
             import redis.asyncio as redis_asyncio
@@ -204,22 +242,38 @@ class RedisCache:
         self.max_entries = max_entries
         self.prefix = prefix
         self._clients: PerLoop[Any] = PerLoop(
-            lambda: redis_asyncio.from_url(url), lambda client: client.aclose()
+            lambda: redis_asyncio.from_url(
+                url, socket_connect_timeout=timeout, socket_timeout=timeout
+            ),
+            lambda client: client.aclose(),
         )
 
-    async def get(self, key: str) -> list[ResultItem] | None:
-        """Return fresh items and record their use."""
+    async def get(self, key: str) -> ProviderAnswer | None:
+        """Return a fresh answer and record its use."""
         client = self._clients.get()
         value = await client.get(self.prefix + key)
         if value is None:
             return None
         await client.zadd(self._lru, {key: time.time()})
-        return load_items(value)
+        return load_answer(value)
 
-    async def put(self, key: str, items: Sequence[ResultItem]) -> None:
-        """Store items with a TTL and trim the least recently used beyond ``max_entries``."""
+    async def claim(self, key: str, ttl: float) -> bool:
+        """Take the key's lock (``SET NX`` with an expiry) unless another process holds it."""
+        taken = await self._clients.get().set(self._lock(key), "1", nx=True, px=int(ttl * 1000))
+        return bool(taken)
+
+    async def claimed(self, key: str) -> bool:
+        """Tell whether the key's lock is held."""
+        return bool(await self._clients.get().exists(self._lock(key)))
+
+    async def release(self, key: str) -> None:
+        """Drop the key's lock."""
+        await self._clients.get().delete(self._lock(key))
+
+    async def put(self, key: str, answer: ProviderAnswer) -> None:
+        """Store an answer with a TTL and trim the least recently used beyond ``max_entries``."""
         client = self._clients.get()
-        await client.set(self.prefix + key, dump_items(items), px=int(self.ttl * 1000))
+        await client.set(self.prefix + key, dump_answer(answer), px=int(self.ttl * 1000))
         await client.zadd(self._lru, {key: time.time()})
         excess = await client.zcard(self._lru) - self.max_entries
         if excess > 0:
@@ -234,6 +288,9 @@ class RedisCache:
     def _lru(self) -> str:
         return self.prefix + "__lru__"
 
+    def _lock(self, key: str) -> str:
+        return self.prefix + "__lock__:" + key
+
 
 def make_cache(config: CacheConfig) -> ResultCache | None:
     """Build the configured cache, or ``None`` when caching is off."""
@@ -244,7 +301,11 @@ def make_cache(config: CacheConfig) -> ResultCache | None:
         return SQLiteCache(path, ttl=config.ttl, max_entries=config.max_entries)
     if config.backend == "redis":
         return RedisCache(
-            config.url, ttl=config.ttl, max_entries=config.max_entries, prefix=config.prefix
+            config.url,
+            ttl=config.ttl,
+            max_entries=config.max_entries,
+            prefix=config.prefix,
+            timeout=config.timeout,
         )
     return MemoryCache(ttl=config.ttl, max_entries=config.max_entries)
 

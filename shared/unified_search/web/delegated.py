@@ -15,9 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import excerpt
 from unified_search.types import ResultItem, SearchType
 from unified_search.urls import clean_url
-from unified_search.web.errors import excerpt
 from unified_search.web.provider import rank_score
 
 LIST_KEYS = ("items", "results", "result")

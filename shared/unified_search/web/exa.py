@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 
 from unified_search.types import ResultItem, SearchRequest, TimeRange
+from unified_search.web.extras import ProviderAnswer
 from unified_search.web.provider import (
     CallSettings,
     Fields,
     bounded_score,
+    check_options,
     entries,
     make_item,
     parse_json,
@@ -22,23 +24,24 @@ ENDPOINT = "https://api.exa.ai/search"
 #: Characters of page text asked for each result (the snippet).
 TEXT_CHARS = 1000
 DEPTHS = {"basic": "auto", "advanced": "deep"}
+TOPICS = ("general", "news")
+SUPPORTED = ("country", "start_date", "end_date", "include_raw_content")
 SPANS: dict[TimeRange, timedelta] = {
     "day": timedelta(days=1),
     "week": timedelta(weeks=1),
     "month": timedelta(days=31),
     "year": timedelta(days=366),
 }
-_FIELDS = Fields(content="text", published="publishedDate")
+_FIELDS = Fields(content="text", published=("publishedDate",))
 
 
-def published_after(time_range: TimeRange, now: datetime | None = None) -> str:
+def published_after(time_range: TimeRange, now: datetime) -> str:
     """Return Exa's ``startPublishedDate`` for a time range, in ISO 8601 UTC."""
-    start = (now or datetime.now(UTC)) - SPANS[time_range]
-    return start.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return (now - SPANS[time_range]).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 class Exa:
-    """Exa search: native domain filters, publication dates, ``deep`` search for ``advanced``.
+    """Exa search: native domain and date filters, ``category: news``, ``deep`` for ``advanced``.
 
     Example:
         >>> Exa().build_request(SearchRequest(query="q", search_depth="advanced"), CallSettings(limit=3, api_key="k", depth="advanced")).method
@@ -51,36 +54,55 @@ class Exa:
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
         """Build the camelCase JSON body of a search."""
+        check_options(self.name, request, SUPPORTED, TOPICS)
+        text: dict[str, Any] | bool = (
+            True if request.include_raw_content else {"maxCharacters": TEXT_CHARS}
+        )
         body: dict[str, Any] = {
             "query": request.query,
             "numResults": settings.limit,
             "type": DEPTHS[settings.depth],
-            "contents": {"text": {"maxCharacters": TEXT_CHARS}, "highlights": True},
+            "contents": {"text": text, "highlights": True},
         }
+        if request.topic == "news":
+            body["category"] = "news"
         if request.sites:
             body["includeDomains"] = list(request.sites)
         if request.exclude_sites:
             body["excludeDomains"] = list(request.exclude_sites)
         if request.time_range:
-            body["startPublishedDate"] = published_after(request.time_range)
+            body["startPublishedDate"] = published_after(request.time_range, settings.clock())
+        if request.start_date:
+            body["startPublishedDate"] = f"{request.start_date.isoformat()}T00:00:00.000Z"
+        if request.end_date:
+            body["endPublishedDate"] = f"{request.end_date.isoformat()}T23:59:59.999Z"
+        if request.country:
+            body["userLocation"] = request.country.upper()
         headers = {"x-api-key": settings.api_key or ""}
         return httpx.Request("POST", settings.base_url or ENDPOINT, json=body, headers=headers)
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
         """Read ``results[]``; the snippet is the text, else the highlights."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
-        return [item for item in map(_item, enumerate(results)) if item is not None]
+        full = request.include_raw_content
+        items = [_item(rank, raw, settings, full) for rank, raw in enumerate(results)]
+        return ProviderAnswer([item for item in items if item is not None])
 
 
-def _item(ranked: tuple[int, Mapping[str, Any]]) -> ResultItem | None:
-    rank, raw = ranked
+def _item(
+    rank: int, raw: Mapping[str, Any], settings: CallSettings, full: bool
+) -> ResultItem | None:
     text = raw.get("text")
     highlights = raw.get("highlights")
-    if not (isinstance(text, str) and text.strip()) and isinstance(highlights, list):
-        text = " … ".join(h for h in highlights if isinstance(h, str))
-    content = text if isinstance(text, str) else ""
+    snippet = text if isinstance(text, str) and text.strip() else ""
+    if (full or not snippet) and isinstance(highlights, list):
+        snippet = " … ".join(h for h in highlights if isinstance(h, str)) or snippet
+    snippet = snippet[:TEXT_CHARS] if full else snippet
+    extra = {"author": raw.get("author"), "raw_content": text if full else None}
     score = bounded_score(raw.get("score"))
     return make_item(
-        "exa", rank, raw, _FIELDS, content=content, score=score, extra={"author": raw.get("author")}
+        "exa", rank, raw, _FIELDS, now=settings.now, content=snippet, score=score, extra=extra
     )

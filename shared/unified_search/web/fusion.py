@@ -1,8 +1,9 @@
 """Merge the answers of several providers into one list, one item per page.
 
 Pages are matched by canonical URL (``unified_search.urls``). The merged item
-keeps the best-scored copy's title and URL, the longest snippet, and lists
-every provider that found the page in ``metadata.providers``.
+keeps the best-scored copy's title, its URL (or an ``https`` one when the
+best copy's is ``http``), the longest snippet, and lists every provider that
+found the page in ``metadata.providers``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from unified_search.types import ResultItem
+from unified_search.urls import secure_url
 
 
 def fuse(lists: Sequence[Sequence[ResultItem]], limit: int) -> list[ResultItem]:
@@ -42,7 +44,10 @@ def combine(group: Sequence[ResultItem]) -> ResultItem:
     metadata.update(best.metadata)
     metadata["providers"] = _providers(group)
     content = max((item.content for item in group), key=len)
-    return best.model_copy(update={"content": content, "metadata": metadata})
+    url = best.url
+    for item in group:
+        url = secure_url(url, item.url)
+    return best.model_copy(update={"content": content, "metadata": metadata, "url": url})
 
 
 def _providers(group: Sequence[ResultItem]) -> list[str]:

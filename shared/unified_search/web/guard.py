@@ -28,17 +28,54 @@ async def system_resolver(host: str, port: int) -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
+#: Special-purpose ranges the running Python's ``is_global`` may still call global (its
+#: registry follows the IANA one with a lag): never a target for a model-supplied URL.
+SPECIAL_RANGES = tuple(
+    ipaddress.ip_network(net)
+    for net in (
+        "192.0.0.0/24",  # IETF protocol assignments (192.0.0.8 and the PCP/TURN anycasts too)
+        "192.88.99.0/24",  # deprecated 6to4 relay anycast
+        "::/96",  # deprecated IPv4-compatible IPv6 (``::127.0.0.1``)
+        "::ffff:0:0:0/96",  # IPv4-translated (SIIT)
+        "64:ff9b:1::/48",  # local-use IPv4/IPv6 translation
+        "fec0::/10",  # deprecated site-local
+        "5f00::/16",  # SRv6 segment identifiers
+        "3fff::/20",  # documentation (2024)
+    )
+)
+#: The NAT64 well-known prefix: the address is the embedded IPv4 one.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
 def is_public(address: str) -> bool:
-    """Tell whether an IP address is globally routable (not private, loopback, link-local ...).
+    """Tell whether an IP address is globally routable (not private, loopback, special-purpose ...).
+
+    IPv4 addresses embedded in IPv6 ones (mapped, 6to4, Teredo, NAT64) must be
+    public too.
 
     Example:
         >>> [is_public(a) for a in ("93.184.216.34", "10.0.0.1", "169.254.169.254", "::1", "::ffff:127.0.0.1")]
         [True, False, False, False, False]
+        >>> [is_public(a) for a in ("::127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::", "192.0.0.8")]
+        [False, False, False, False]
     """
     ip: IPAddress = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if any(ip in network for network in SPECIAL_RANGES if network.version == ip.version):
+        return False
+    embedded = _embedded_ipv4(ip)
+    if embedded and not all(is_public(str(inner)) for inner in embedded):
+        return False
     return ip.is_global and not ip.is_multicast
+
+
+def _embedded_ipv4(ip: IPAddress) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (mapped, 6to4, Teredo server and client, NAT64)."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    found = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    if ip in NAT64:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return [inner for inner in found if inner is not None]
 
 
 def split_target(url: str) -> tuple[str, int]:

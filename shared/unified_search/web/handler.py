@@ -1,16 +1,20 @@
 """The web search handler: builtin providers in parallel, a web agent, or an MCP tool.
 
 ``uses.web`` picks the mode. ``builtin`` fans the request out over
-``web.providers`` (or ``request.options["providers"]``), each answer going
-through the cache, then merges them page by page. One provider failing is
-recorded in ``SearchResult.failures``; the request fails only when all do.
+``web.providers`` (or ``request.options["providers"]``; with neither, the first
+provider whose key is in the environment), each answer going through the
+cache, then merges them page by page. One provider failing is recorded in
+``SearchResult.failures``; the request fails only when all do. Answers,
+images and related questions are merged into ``SearchResult.metadata["extras"]``
+(``unified_search.web.extras.WebExtras``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -19,19 +23,21 @@ from unified_search._sync import run_sync
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
 from unified_search.delegates import parse_uses
-from unified_search.errors import ErrorCode, SearchError, as_search_error
+from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
-from unified_search.parallel import fan_out
+from unified_search.http import Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.web.cache import ResultCache, cache_key, make_cache
 from unified_search.web.delegated import items_from_output
+from unified_search.web.extras import METADATA_KEY, ProviderAnswer, WebExtras
+from unified_search.web.flight import CachedCalls
 from unified_search.web.fusion import fuse
+from unified_search.web.gather import ProviderCall, gather_answers
 from unified_search.web.guard import Resolver, system_resolver
-from unified_search.web.http import HttpClient, Sleep, scrubbed
 from unified_search.web.provider import CallSettings, Provider
 from unified_search.web.query import search_keywords
-from unified_search.web.reader import Reader
-from unified_search.web.registry import PROVIDERS, get_provider
+from unified_search.web.reader import Reader, Retrieved
+from unified_search.web.registry import PROVIDERS, get_provider, keyed_providers, no_provider_error
 
 #: When every provider failed, the error reported is the first of these codes found:
 #: what the user must fix comes before what may pass by itself.
@@ -47,8 +53,9 @@ PRIORITY = (
     ErrorCode.PROVIDER_ERROR,
     ErrorCode.UNKNOWN,
 )
+#: Share of ``options.timeout`` (at most one second) kept back so the web search ends first.
+DEADLINE_MARGIN = 0.1
 _DEFAULT: Any = object()
-Outcome = list[ResultItem] | SearchError
 
 
 class WebHandler:
@@ -56,11 +63,12 @@ class WebHandler:
 
     Request options it reads: ``providers`` (a name or a list, replacing
     ``web.providers`` for this request) and ``engine`` (SerpApi's engine).
-    Timeouts and retries come from the configuration the handler was built
-    with; everything else (providers, limits, cache use, keys) from the
-    configuration of each call. ``transport``, ``sleep`` and ``resolver`` are
-    there for tests and benchmarks: a mock transport, a sleep that does not
-    wait, a DNS resolver that answers from a table.
+    Timeouts and retries come from the HTTP client (``http``, built from the
+    configuration when not given, and then closed by ``aclose``); everything
+    else (providers, limits, cache use, keys) from the configuration of each
+    call. ``transport``, ``sleep``, ``resolver`` and ``now`` are there for
+    tests and benchmarks: a mock transport, a sleep that does not wait, a DNS
+    resolver that answers from a table, a fixed clock for relative dates.
 
     Example:
         >>> config = SearchConfig.load(profile={"web": {"providers": ["searxng"]}})
@@ -72,30 +80,39 @@ class WebHandler:
         self,
         config: SearchConfig | None = None,
         *,
+        http: HttpClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep = asyncio.sleep,
         resolver: Resolver = system_resolver,
         cache: ResultCache | None = _DEFAULT,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self.config = config or SearchConfig()
-        self.http = HttpClient.from_config(self.config.web, transport=transport, sleep=sleep)
+        self._owns_http = http is None
+        self.http = http or HttpClient.from_config(self.config, transport=transport, sleep=sleep)
         self.cache = make_cache(self.config.web.cache) if cache is _DEFAULT else cache
+        self.calls = CachedCalls(self.cache, self.config.web.cache)
         self.resolver = resolver
+        self.now = now
 
     @classmethod
-    def from_config(cls, config: SearchConfig) -> WebHandler:
-        """Build the handler the ``web`` section describes."""
-        return cls(config)
+    def from_config(cls, config: SearchConfig, *, http: HttpClient | None = None) -> WebHandler:
+        """Build the handler the ``web`` section describes, on a shared client if given."""
+        return cls(config, http=http)
 
     async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search the web for ``request`` (the keywords, where ``uses.keyword`` asks for them)."""
         keywords = await search_keywords(request, ctx)
         sent = request.model_copy(update={"query": " ".join(keywords)}) if keywords else request
         failures: list[SearchError] = []
+        extras = WebExtras()
         if parse_uses(ctx.config.uses.web).kind == "builtin":
-            items, failures = await self._builtin(sent, ctx)
+            items, failures, extras = await self._builtin(sent, ctx)
         else:
             items = await self._delegated(sent, ctx)
+        metadata: dict[str, Any] = {"query_sent": sent.query}
+        if not extras.is_empty():
+            metadata[METADATA_KEY] = extras.model_dump(mode="json")
         return SearchResult(
             type=SearchType.WEB,
             query=request.query,
@@ -103,19 +120,14 @@ class WebHandler:
             total=len(items),
             failures=[failure.info() for failure in failures],
             keywords=keywords,
-            metadata={"query_sent": sent.query},
+            metadata=metadata,
         )
 
     async def retrieve(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
     ) -> ResultItem:
-        """Return the readable text of ``url`` (SSRF-guarded; see ``web.reader``)."""
-        if isinstance(ctx_or_config, SearchContext):
-            config = ctx_or_config.config
-        else:
-            config = ctx_or_config or self.config
-        reader = Reader(config.web.reader, self.http, resolver=self.resolver)
-        return await reader.read(url)
+        """Return the readable text of ``url`` (SSRF-guarded, deadline-bound; see ``web.reader``)."""
+        return await self._reader(ctx_or_config).read(url)
 
     def retrieve_sync(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
@@ -123,74 +135,93 @@ class WebHandler:
         """Sync twin of ``retrieve``."""
         return run_sync(self.retrieve(url, ctx_or_config))
 
+    async def aretrieve_many(
+        self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
+    ) -> list[Retrieved]:
+        """Read several URLs concurrently: one ``Retrieved`` per URL, in order, item or coded error."""
+        return await self._reader(ctx_or_config).read_many(urls)
+
+    def retrieve_many(
+        self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
+    ) -> list[Retrieved]:
+        """Sync twin of ``aretrieve_many``."""
+        return run_sync(self.aretrieve_many(urls, ctx_or_config))
+
     async def aclose(self) -> None:
-        """Close the HTTP clients and the cache."""
-        await self.http.aclose()
+        """Close the HTTP client (when this handler made it) and the cache."""
+        if self._owns_http:
+            await self.http.aclose()
         if self.cache is not None:
             await self.cache.aclose()
+
+    def _reader(self, ctx_or_config: SearchContext | SearchConfig | None) -> Reader:
+        if isinstance(ctx_or_config, SearchContext):
+            config = ctx_or_config.config
+        else:
+            config = ctx_or_config or self.config
+        return Reader(config.web.reader, self.http, resolver=self.resolver)
 
     # -- builtin providers ----------------------------------------------------------------
 
     async def _builtin(
         self, request: SearchRequest, ctx: SearchContext
-    ) -> tuple[list[ResultItem], list[SearchError]]:
+    ) -> tuple[list[ResultItem], list[SearchError], WebExtras]:
         providers = [get_provider(name) for name in provider_names(request, ctx.config)]
-        jobs = [self._job(provider, request, ctx) for provider in providers]
-        outcomes = await fan_out(jobs, on_error=lambda i, exc: _failure(exc, providers[i].name))
-        lists = [o for o in outcomes if isinstance(o, list)]
+        deadline = self.http.deadline(web_deadline(ctx.config))
+        calls = [ProviderCall(p.name, self._caller(p, request, ctx, deadline)) for p in providers]
+        outcomes = await gather_answers(calls, deadline)
+        answers = [o for o in outcomes if isinstance(o, ProviderAnswer)]
         failures = [o for o in outcomes if isinstance(o, SearchError)]
         for failure in failures:
             await ctx.log("warn", f"web provider failed: {failure}")
-        if not lists:
+        if not answers:
             raise most_informative(failures)
-        return fuse(lists, request.limit or ctx.config.web.max_results), failures
+        limit = request.limit or ctx.config.web.max_results
+        # Each provider's list is deduplicated before it is cut, then all are merged and cut.
+        lists = [fuse([answer.items], limit) for answer in answers]
+        extras = WebExtras.merge(answer.extras for answer in answers)
+        return fuse(lists, limit), failures, extras
 
-    def _job(
-        self, provider: Provider, request: SearchRequest, ctx: SearchContext
-    ) -> Callable[[], Awaitable[Outcome]]:
-        async def run() -> Outcome:
-            return await self._call(provider, request, ctx)
+    def _caller(
+        self, provider: Provider, request: SearchRequest, ctx: SearchContext, deadline: Deadline
+    ) -> Callable[[OnBackoff], Any]:
+        async def run(on_backoff: OnBackoff) -> ProviderAnswer:
+            return await self._call(provider, request, ctx, deadline, on_backoff)
 
         return run
 
     async def _call(
-        self, provider: Provider, request: SearchRequest, ctx: SearchContext
-    ) -> list[ResultItem]:
-        settings = call_settings(provider, request, ctx.config)
+        self,
+        provider: Provider,
+        request: SearchRequest,
+        ctx: SearchContext,
+        deadline: Deadline,
+        on_backoff: OnBackoff,
+    ) -> ProviderAnswer:
+        now = self.now() if self.now else datetime.now(UTC)  # one clock for the whole answer
+        settings = call_settings(provider, request, ctx.config, now)
+        outgoing = provider.build_request(request, settings)  # UNSUPPORTED before anything is sent
+        rate = ctx.config.web.provider_settings(provider.name).requests_per_second
+        max_chars = ctx.config.web.reader.max_chars
+
+        async def log(level: Any, message: str) -> None:
+            await ctx.log(level, f"{provider.name}: {message}")
+
+        async def fetch() -> ProviderAnswer:
+            await log("info", "searching")
+            answer = await self.http.call(
+                outgoing,
+                lambda response: provider.parse_response(response, request, settings),
+                provider=provider.name,
+                rules=provider.rules,
+                deadline=deadline,
+                requests_per_second=rate,
+                on_backoff=on_backoff,
+            )
+            return ProviderAnswer(capped_raw_content(answer.items, max_chars), answer.extras)
+
         key = cache_key(provider.name, request, settings)
-        cached = await self._cache_get(key, ctx)
-        if cached is not None:
-            await ctx.log("debug", f"{provider.name}: {len(cached)} results from the cache")
-            return cached
-        outgoing = provider.build_request(request, settings)
-        await ctx.log("info", f"{provider.name}: searching")
-        secrets = [settings.api_key or ""]
-        response = await self.http.send(
-            outgoing, provider=provider.name, rules=provider.rules, secrets=secrets
-        )
-        try:
-            items = provider.parse_response(response, request)[: settings.limit]
-        except SearchError as error:
-            raise scrubbed(error, secrets) from None
-        await self._cache_put(key, items, ctx)
-        return items
-
-    async def _cache_get(self, key: str, ctx: SearchContext) -> list[ResultItem] | None:
-        if self.cache is None or not ctx.config.web.cache.enabled:
-            return None
-        try:
-            return await self.cache.get(key)
-        except Exception as exc:  # a broken cache slows searches down, it never fails them
-            await ctx.log("warn", f"web cache read failed: {type(exc).__name__}: {exc}")
-            return None
-
-    async def _cache_put(self, key: str, items: list[ResultItem], ctx: SearchContext) -> None:
-        if self.cache is None or not ctx.config.web.cache.enabled:
-            return
-        try:
-            await self.cache.put(key, items)
-        except Exception as exc:  # see _cache_get
-            await ctx.log("warn", f"web cache write failed: {type(exc).__name__}: {exc}")
+        return await self.calls.get(key, fetch, log, use_cache=ctx.config.web.cache.enabled)
 
     # -- agent and MCP --------------------------------------------------------------------
 
@@ -214,34 +245,52 @@ class WebHandler:
         return fuse([items_from_output(output, provider=uses)], limit)
 
 
+def web_deadline(config: SearchConfig) -> float:
+    """Seconds a web search may take: ``web.deadline``, and always a little under ``options.timeout``."""
+    overall = config.options.timeout
+    cap = overall - min(1.0, overall * DEADLINE_MARGIN)
+    return min(config.web.deadline or cap, cap)
+
+
 def provider_names(request: SearchRequest, config: SearchConfig) -> list[str]:
-    """Return the providers to query, checked before anything is sent."""
+    """Return the providers to query, checked before anything is sent.
+
+    Without ``web.providers`` (or the ``providers`` option), the first provider
+    whose key is in the environment is used, Tavily first.
+    """
     chosen = request.options.get("providers", config.web.providers)
     if isinstance(chosen, str):
         chosen = [chosen]
-    if not isinstance(chosen, list | tuple) or not chosen:
+    if not isinstance(chosen, list | tuple):
         valid = ", ".join(sorted(PROVIDERS))
         raise SearchError(
-            ErrorCode.UNSUPPORTED, f"no web provider configured: set web.providers (valid: {valid})"
+            ErrorCode.INVALID_QUERY, f"option 'providers' must name providers (valid: {valid})"
         )
+    if not chosen:
+        chosen = keyed_providers(config.web)[:1]
+        if not chosen:
+            raise no_provider_error(config.web)
     names = list(dict.fromkeys(str(name) for name in chosen))
     for name in names:
         get_provider(name)
     return names
 
 
-def call_settings(provider: Provider, request: SearchRequest, config: SearchConfig) -> CallSettings:
+def call_settings(
+    provider: Provider, request: SearchRequest, config: SearchConfig, now: datetime | None = None
+) -> CallSettings:
     """Resolve limit, depth, endpoint, engine and key (NO_API_KEY before anything is sent)."""
     settings = config.web.provider_settings(provider.name)
     api_key = None
     if provider.needs_key:
-        if not settings.api_key_env:
+        secret: Secret | None = settings.api_key_env
+        if secret is None:
             raise SearchError(
                 ErrorCode.NO_API_KEY,
                 f"no API key: web.{provider.name}.api_key_env is not set",
                 provider=provider.name,
             )
-        api_key = Secret.from_env(settings.api_key_env).resolve(provider=provider.name)
+        api_key = secret.resolve(provider=provider.name)
     from_env = os.environ.get(settings.base_url_env) if settings.base_url_env else None
     return CallSettings(
         limit=request.limit or config.web.max_results,
@@ -249,7 +298,20 @@ def call_settings(provider: Provider, request: SearchRequest, config: SearchConf
         api_key=api_key,
         base_url=settings.base_url or from_env or None,
         engine=settings.engine,
+        now=now,
     )
+
+
+def capped_raw_content(items: Sequence[ResultItem], max_chars: int) -> list[ResultItem]:
+    """Cut each item's ``raw_content`` to ``max_chars`` (a page's full text can be huge)."""
+    capped = []
+    for item in items:
+        raw = item.metadata.get("raw_content")
+        if isinstance(raw, str) and len(raw) > max_chars:
+            metadata = {**item.metadata, "raw_content": raw[:max_chars], "raw_truncated": True}
+            item = item.model_copy(update={"metadata": metadata})
+        capped.append(item)
+    return capped
 
 
 def most_informative(errors: Sequence[SearchError]) -> SearchError:
@@ -267,11 +329,3 @@ def most_informative(errors: Sequence[SearchError]) -> SearchError:
         retryable=best.retryable,
         retry_after=best.retry_after,
     )
-
-
-def _failure(exc: BaseException, provider: str) -> SearchError:
-    """Turn a provider's failure into a ``SearchError`` that names the provider."""
-    error = as_search_error(exc, provider=provider)
-    if error.provider is None:
-        error.provider = provider
-    return error

@@ -1,8 +1,13 @@
 """The contract of a web search provider, and the helpers every provider shares.
 
 A provider does no I/O: it turns a ``SearchRequest`` into an ``httpx.Request``
-and an ``httpx.Response`` into ``ResultItem``s. ``unified_search.web.http``
-sends, retries and maps errors; the handler caches, merges and truncates.
+and an ``httpx.Response`` into a ``ProviderAnswer`` (items and extras). The
+HTTP layer (``unified_search.http``) sends, retries and maps errors; the
+handler caches, merges and truncates.
+
+Options a provider cannot honour (a topic, a country, a date range, an
+answer ...) are refused by ``check_options`` before anything is sent, with
+UNSUPPORTED naming the provider and what it does accept.
 
 Scores: a provider's own relevance score is kept when it lies in 0..1
 (SearXNG's unbounded score is divided by the best one in the answer). A
@@ -13,18 +18,32 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import httpx
 
+from unified_search.dates import iso_date
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import Rule, bad_payload, json_body
 from unified_search.types import ResultItem, SearchDepth, SearchRequest, SearchType
 from unified_search.urls import clean_url
-from unified_search.web.errors import Rule, bad_payload, json_body
+from unified_search.web.extras import ProviderAnswer, RelatedQuestion
 
 #: How fast the rank-based score falls: 1.0 for the first result, 0.5 for the eleventh.
 RANK_DECAY = 0.1
+#: Request fields a provider may lack; each is refused when asked of a provider without it.
+OPTIONS = (
+    "country",
+    "language",
+    "start_date",
+    "end_date",
+    "include_answer",
+    "include_raw_content",
+    "include_images",
+)
 _TAGS = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
 
@@ -44,9 +63,15 @@ class CallSettings:
     api_key: str | None = None
     base_url: str | None = None
     engine: str | None = None
+    now: datetime | None = None
+    """The clock relative dates ("3 days ago") count from; ``None`` is the current time."""
 
     def __repr__(self) -> str:  # the key must never reach a log line
         return f"CallSettings(limit={self.limit}, depth={self.depth!r}, engine={self.engine!r})"
+
+    def clock(self) -> datetime:
+        """The reference time of this call."""
+        return self.now or datetime.now(UTC)
 
 
 class Provider(Protocol):
@@ -54,7 +79,7 @@ class Provider(Protocol):
 
     Example:
         >>> provider = PROVIDERS["tavily"]  # doctest: +SKIP
-        >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))
+        >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))  # doctest: +SKIP
     """
 
     @property
@@ -69,16 +94,50 @@ class Provider(Protocol):
 
     @property
     def rules(self) -> Sequence[Rule]:
-        """This provider's own meaning of HTTP statuses (see ``unified_search.web.errors``)."""
+        """This provider's own meaning of HTTP statuses (see ``unified_search.http.errors``)."""
         ...
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
-        """Map ``request`` onto the provider's API."""
+        """Map ``request`` onto the provider's API (UNSUPPORTED for what it cannot do)."""
         ...
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Turn a successful answer into items, best first."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Turn a successful answer into items, best first, and extras."""
         ...
+
+
+def check_options(
+    provider: str,
+    request: SearchRequest,
+    supported: Collection[str],
+    topics: Collection[str] = ("general",),
+) -> None:
+    """Refuse, before anything is sent, a topic or an option ``provider`` cannot honour.
+
+    Example:
+        >>> check_options("x", SearchRequest(query="q", topic="news"), ())
+        Traceback (most recent call last):
+        ...
+        unified_search.errors.SearchError: UNSUPPORTED [x]: x has no 'news' topic; valid topics: general
+    """
+    if request.topic and request.topic not in topics:
+        raise unsupported(
+            provider, f"{provider} has no {request.topic!r} topic; valid topics: {_listed(topics)}"
+        )
+    lacking = [name for name in OPTIONS if getattr(request, name) and name not in supported]
+    if lacking:
+        raise unsupported(
+            provider,
+            f"{provider} does not support {', '.join(lacking)}; "
+            f"it supports: {_listed(supported) or 'none of these options'}",
+        )
+
+
+def unsupported(provider: str, message: str) -> SearchError:
+    """The error of a request a provider cannot serve as asked."""
+    return SearchError(ErrorCode.UNSUPPORTED, message, provider=provider, retryable=False)
 
 
 def rank_score(rank: int) -> float:
@@ -113,6 +172,27 @@ def with_sites(query: str, sites: Sequence[str], exclude: Sequence[str]) -> str:
     return " ".join(parts)
 
 
+def google_dates(request: SearchRequest) -> str | None:
+    """Google's ``tbs`` custom date range (``cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY``), if asked.
+
+    Example:
+        >>> from datetime import date
+        >>> google_dates(SearchRequest(query="q", start_date=date(2026, 1, 5)))
+        'cdr:1,cd_min:1/5/2026'
+    """
+    parts = [
+        f"{name}:{day.month}/{day.day}/{day.year}"
+        for name, day in (("cd_min", request.start_date), ("cd_max", request.end_date))
+        if day is not None
+    ]
+    return ",".join(["cdr:1", *parts]) if parts else None
+
+
+def sibling(url: str, name: str) -> str:
+    """Replace the last path segment of ``url`` (``…/search`` → ``…/news``)."""
+    return url.rstrip("/").rsplit("/", 1)[0] + "/" + name
+
+
 def entries(
     data: Mapping[str, Any], key: str, *, provider: str, required: bool
 ) -> list[Mapping[str, Any]]:
@@ -134,6 +214,33 @@ def parse_json(response: httpx.Response, provider: str) -> dict[str, Any]:
     return json_body(response, provider=provider)
 
 
+def texts(values: Any) -> list[str]:
+    """The non-empty strings of a list (anything else is ignored)."""
+    if not isinstance(values, list):
+        return []
+    return [plain(value) for value in values if isinstance(value, str) and value.strip()]
+
+
+def questions(
+    provider: str, raw: Sequence[Mapping[str, Any]], *, answer: str = "snippet", url: str = "link"
+) -> list[RelatedQuestion]:
+    """Related questions out of ``{question, <answer>, <url>}`` entries."""
+    found = []
+    for entry in raw:
+        question = plain(entry.get("question"))
+        if question:
+            link = entry.get(url)
+            found.append(
+                RelatedQuestion(
+                    provider=provider,
+                    question=question,
+                    answer=plain(entry.get(answer)) or None,
+                    url=link if isinstance(link, str) and link.startswith("http") else None,
+                )
+            )
+    return found
+
+
 @dataclass(frozen=True)
 class Fields:
     """Where a provider puts the title, URL, snippet and publication date of a result."""
@@ -141,7 +248,8 @@ class Fields:
     title: str = "title"
     url: str = "url"
     content: str = "content"
-    published: str | None = None
+    published: tuple[str, ...] = ()
+    """Keys of the date, tried in order (Brave: the ISO ``page_age``, then the relative ``age``)."""
 
 
 def make_item(
@@ -150,6 +258,7 @@ def make_item(
     raw: Mapping[str, Any],
     fields: Fields,
     *,
+    now: datetime | None = None,
     content: str | None = None,
     score: float | None = None,
     extra: Mapping[str, Any] | None = None,
@@ -157,14 +266,16 @@ def make_item(
     """Build a web item from one raw result at 0-based ``rank``; ``None`` when it has no usable URL.
 
     A missing title falls back to the URL, a missing snippet to ``""``, a
-    missing score to ``rank_score(rank)``.
+    missing score to ``rank_score(rank)``. The publication date is stored as
+    ISO 8601 (relative dates counted from ``now``); an unreadable one is left
+    out and the item kept.
     """
     url = raw.get(fields.url)
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         return None
     metadata: dict[str, Any] = {"provider": provider, "providers": [provider], "rank": rank + 1}
-    published = raw.get(fields.published) if fields.published else None
-    if isinstance(published, str) and published:
+    published = next(filter(None, (iso_date(raw.get(key), now) for key in fields.published)), None)
+    if published:
         metadata["published_date"] = published
     metadata.update({k: v for k, v in (extra or {}).items() if v not in (None, "", [], {})})
     return ResultItem(
@@ -177,6 +288,19 @@ def make_item(
     )
 
 
+def make_items(
+    provider: str,
+    raw: Sequence[Mapping[str, Any]],
+    fields: Fields,
+    *,
+    now: datetime | None = None,
+    start: int = 0,
+) -> list[ResultItem]:
+    """``make_item`` over a list, ranks counted from ``start``, unusable entries dropped."""
+    items = (make_item(provider, start + n, entry, fields, now=now) for n, entry in enumerate(raw))
+    return [item for item in items if item is not None]
+
+
 def bounded_score(value: Any) -> float | None:
     """Return a provider score when it is a number in 0..1, else ``None`` (rank score applies)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -184,6 +308,5 @@ def bounded_score(value: Any) -> float | None:
     return float(value) if 0.0 <= value <= 1.0 else None
 
 
-def keep(items: Sequence[ResultItem | None]) -> list[ResultItem]:
-    """Drop the raw results that could not become items."""
-    return [item for item in items if item is not None]
+def _listed(values: Collection[str]) -> str:
+    return ", ".join(sorted(values))

@@ -2,7 +2,8 @@
 
 SearXNG scores are unbounded (higher is better); they are divided by the best
 score of the answer so they fall in 0..1. SearXNG has no result-count
-parameter: the handler truncates to the limit.
+parameter and often lists one page twice (``http``/``https``, a trailing
+slash): the handler deduplicates, then truncates to the limit.
 """
 
 from __future__ import annotations
@@ -13,18 +14,25 @@ from typing import Any
 import httpx
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.errors import Rule
+from unified_search.http import Rule
+from unified_search.types import SearchRequest
+from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
+    check_options,
     entries,
     make_item,
     parse_json,
+    plain,
+    texts,
+    unsupported,
     with_sites,
 )
 
-_FIELDS = Fields(published="publishedDate")
+TOPICS = ("general", "news")
+SUPPORTED = ("language", "country", "include_answer")
+_FIELDS = Fields(published=("publishedDate", "pubdate"))
 
 
 class SearXNG:
@@ -53,18 +61,25 @@ class SearXNG:
                 "no SearXNG instance: set web.searxng.base_url or $SEARXNG_URL",
                 provider=self.name,
             )
+        check_options(self.name, request, SUPPORTED, TOPICS)
         params: dict[str, Any] = {
             "q": with_sites(request.query, request.sites, request.exclude_sites),
             "format": "json",
             "pageno": 1,
         }
+        if request.topic:
+            params["categories"] = request.topic
         if request.time_range:
             params["time_range"] = request.time_range
+        if request.language or request.country:
+            params["language"] = _locale(request)
         url = settings.base_url.rstrip("/") + "/search"
         return httpx.Request("GET", url, params=params, headers={"Accept": "application/json"})
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Read ``results[]`` with scores scaled by the best one."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Read ``results[]`` with scores scaled by the best one, ``answers`` and ``suggestions``."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
         best = max((_raw_score(raw) for raw in results), default=0.0)
@@ -74,12 +89,39 @@ class SearXNG:
                 rank,
                 raw,
                 _FIELDS,
+                now=settings.now,
                 score=_raw_score(raw) / best if best > 0 else None,
                 extra={"engines": raw.get("engines")},
             )
             for rank, raw in enumerate(results)
         )
-        return [item for item in items if item is not None]
+        extras = WebExtras(
+            answers=_answers(data) if request.include_answer else [],
+            related_searches=texts(data.get("suggestions")),
+        )
+        return ProviderAnswer([item for item in items if item is not None], extras)
+
+
+def _locale(request: SearchRequest) -> str:
+    """SearXNG filters a country only as a locale's region: ``de`` + ``ch`` → ``de-CH``."""
+    if not request.language:
+        raise unsupported(
+            "searxng", "searxng filters by country only together with a language (de + ch → de-CH)"
+        )
+    language = request.language.lower()
+    return f"{language}-{request.country.upper()}" if request.country else language
+
+
+def _answers(data: Mapping[str, Any]) -> list[WebAnswer]:
+    found = []
+    for raw in entries(data, "answers", provider="searxng", required=False):
+        text = plain(raw.get("answer"))
+        url = raw.get("url")
+        if text:
+            found.append(
+                WebAnswer(provider="searxng", text=text, url=url if isinstance(url, str) else None)
+            )
+    return found
 
 
 def _raw_score(raw: Mapping[str, Any]) -> float:

@@ -1,42 +1,67 @@
 """SerpApi: many search engines behind one API (``GET https://serpapi.com/search.json``).
 
 Each engine names its parameters differently; ``ENGINES`` holds the few that
-differ. A time range an engine cannot express is not sent (the search still
-runs, unfiltered).
+differ and what each engine can do. A topic or an option an engine lacks is
+refused with UNSUPPORTED before anything is sent; a time range an engine cannot
+express is not sent (the search still runs, unfiltered).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.errors import Rule, bad_payload
+from unified_search.http import Rule, bad_payload
+from unified_search.types import SearchRequest
+from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
+    check_options,
     entries,
-    make_item,
+    google_dates,
+    make_items,
     parse_json,
+    plain,
+    questions,
     with_sites,
 )
 
 ENDPOINT = "https://serpapi.com/search.json"
-_FIELDS = Fields(url="link", content="snippet", published="date")
+_FIELDS = Fields(url="link", content="snippet", published=("date",))
 
 
 @dataclass(frozen=True)
 class Engine:
-    """The parameter names of one SerpApi engine."""
+    """The parameter names of one SerpApi engine, and what it supports."""
 
     query: str = "q"
     count: str | None = None
     """Parameter for the number of results; ``None`` when the engine has a fixed page size."""
     time: dict[str, tuple[str, str]] = field(default_factory=dict)
     """``time_range`` → (parameter, value)."""
+    country: str | None = None
+    language: str | None = None
+    news: tuple[str, str] | None = None
+    """(parameter, value) that turns a search into a news search (answer in ``news_results``)."""
+    google: bool = False
+    """Google's extras: ``tbs`` date ranges, the answer box and related questions."""
+
+    def supported(self) -> tuple[str, ...]:
+        """The request options this engine can honour."""
+        options = [("country", self.country), ("language", self.language)]
+        found = [name for name, param in options if param]
+        if self.google:
+            found += ["start_date", "end_date", "include_answer"]
+        return tuple(found)
+
+    def topics(self) -> tuple[str, ...]:
+        """The topics this engine can search."""
+        return ("general", "news") if self.news else ("general",)
 
 
 def _ranges(param: str, values: tuple[str, ...]) -> dict[str, tuple[str, str]]:
@@ -48,8 +73,18 @@ def _ranges(param: str, values: tuple[str, ...]) -> dict[str, tuple[str, str]]:
 
 #: The engines this library knows how to address.
 ENGINES: dict[str, Engine] = {
-    "google": Engine("q", "num", _ranges("tbs", ("qdr:d", "qdr:w", "qdr:m", "qdr:y"))),
-    "bing": Engine("q", "count", _ranges("filters", ('ex1:"ez1"', 'ex1:"ez2"', 'ex1:"ez3"'))),
+    "google": Engine(
+        "q",
+        "num",
+        _ranges("tbs", ("qdr:d", "qdr:w", "qdr:m", "qdr:y")),
+        country="gl",
+        language="hl",
+        news=("tbm", "nws"),
+        google=True,
+    ),
+    "bing": Engine(
+        "q", "count", _ranges("filters", ('ex1:"ez1"', 'ex1:"ez2"', 'ex1:"ez3"')), country="cc"
+    ),
     "baidu": Engine("q", "rn"),
     "yandex": Engine("text"),
     "yahoo": Engine("p"),
@@ -88,8 +123,9 @@ class SerpApi:
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
         """Build the query string of a search on the chosen engine."""
-        engine_name = str(request.options.get("engine") or settings.engine or "google")
+        engine_name = _engine_name(request, settings)
         engine = engine_named(engine_name)
+        check_options(f"serpapi engine {engine_name}", request, engine.supported(), engine.topics())
         params: dict[str, Any] = {
             "engine": engine_name,
             engine.query: with_sites(request.query, request.sites, request.exclude_sites),
@@ -100,18 +136,55 @@ class SerpApi:
         if request.time_range and request.time_range in engine.time:
             key, value = engine.time[request.time_range]
             params[key] = value
+        if engine.google and (tbs := google_dates(request)):
+            params["tbs"] = tbs
+        if engine.news and request.topic == "news":
+            params[engine.news[0]] = engine.news[1]
+        if engine.country and request.country:
+            params[engine.country] = request.country.lower()
+        if engine.language and request.language:
+            params[engine.language] = request.language.lower()
         headers = {"Accept": "application/json"}
         return httpx.Request("GET", settings.base_url or ENDPOINT, params=params, headers=headers)
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Read ``organic_results[]``; a 200 answer whose ``error`` says nothing was found is empty."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Read ``organic_results[]`` (``news_results[]`` for news) and Google's extras.
+
+        A 200 answer whose ``error`` says nothing was found is empty.
+        """
         data = parse_json(response, self.name)
-        if "organic_results" not in data:
+        key = "news_results" if request.topic == "news" else "organic_results"
+        extras = _extras(data, request)
+        if key not in data:
             _check_empty(data)
-            return []
-        organic = entries(data, "organic_results", provider=self.name, required=True)
-        items = (make_item(self.name, rank, raw, _FIELDS) for rank, raw in enumerate(organic))
-        return [item for item in items if item is not None]
+            return ProviderAnswer([], extras)
+        raw = entries(data, key, provider=self.name, required=True)
+        return ProviderAnswer(make_items(self.name, raw, _FIELDS, now=settings.now), extras)
+
+
+def _engine_name(request: SearchRequest, settings: CallSettings) -> str:
+    return str(request.options.get("engine") or settings.engine or "google")
+
+
+def _extras(data: Mapping[str, Any], request: SearchRequest) -> WebExtras:
+    related = entries(data, "related_searches", provider="serpapi", required=False)
+    asked = entries(data, "related_questions", provider="serpapi", required=False)
+    box = data.get("answer_box")
+    answer = None
+    if request.include_answer and isinstance(box, Mapping):
+        text = plain(box.get("answer")) or plain(box.get("snippet"))
+        link = box.get("link")
+        if text:
+            answer = WebAnswer(
+                provider="serpapi", text=text, url=link if isinstance(link, str) else None
+            )
+    return WebExtras(
+        answers=[answer] if answer else [],
+        related_questions=questions("serpapi", asked),
+        related_searches=[query for entry in related if (query := plain(entry.get("query")))],
+    )
 
 
 def _check_empty(data: dict[str, Any]) -> None:

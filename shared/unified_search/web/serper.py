@@ -1,35 +1,49 @@
-"""Serper: Google results as JSON (``POST https://google.serper.dev/search``)."""
+"""Serper: Google results as JSON (``POST https://google.serper.dev/search``, ``/news``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
 from unified_search.errors import ErrorCode
-from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.errors import Rule, bad_payload
+from unified_search.http import Rule, bad_payload
+from unified_search.types import SearchRequest
+from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
+    check_options,
     entries,
-    make_item,
+    google_dates,
+    make_items,
     parse_json,
+    plain,
+    questions,
+    sibling,
     with_sites,
 )
 
 ENDPOINT = "https://google.serper.dev/search"
+TOPICS = ("general", "news")
+SUPPORTED = ("country", "language", "start_date", "end_date", "include_answer")
 #: Google's ``tbs`` time filter.
 TIME_RANGES = {"day": "qdr:d", "week": "qdr:w", "month": "qdr:m", "year": "qdr:y"}
-_FIELDS = Fields(url="link", content="snippet", published="date")
+#: Where each topic's endpoint lists its results.
+RESULTS = {"general": "organic", "news": "news"}
+_FIELDS = Fields(url="link", content="snippet", published=("date",))
 
 
 class Serper:
-    """Serper: domains through ``site:`` operators, time through ``tbs``; rank-based scores.
+    """Serper: ``/search`` or ``/news``; domains through ``site:``, time through ``tbs``.
+
+    Google's related questions (``peopleAlsoAsk``) and searches come back as extras,
+    and its answer box when ``include_answer`` is asked.
 
     Example:
-        >>> Serper().build_request(SearchRequest(query="ssg"), CallSettings(limit=5, api_key="k")).method
-        'POST'
+        >>> Serper().build_request(SearchRequest(query="ssg", topic="news"), CallSettings(limit=5, api_key="k")).url
+        URL('https://google.serper.dev/news')
     """
 
     name = "serper"
@@ -40,21 +54,55 @@ class Serper:
     )
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
-        """Build the JSON body of a Google search."""
+        """Build the JSON body of a Google web or news search."""
+        check_options(self.name, request, SUPPORTED, TOPICS)
         body: dict[str, Any] = {
             "q": with_sites(request.query, request.sites, request.exclude_sites),
             "num": settings.limit,
         }
-        if request.time_range:
-            body["tbs"] = TIME_RANGES[request.time_range]
+        tbs = google_dates(request) or TIME_RANGES.get(request.time_range or "")
+        if tbs:
+            body["tbs"] = tbs
+        if request.country:
+            body["gl"] = request.country.lower()
+        if request.language:
+            body["hl"] = request.language.lower()
+        url = settings.base_url or ENDPOINT
+        if request.topic == "news":
+            url = sibling(url, "news")
         headers = {"X-API-KEY": settings.api_key or ""}
-        return httpx.Request("POST", settings.base_url or ENDPOINT, json=body, headers=headers)
+        return httpx.Request("POST", url, json=body, headers=headers)
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Read ``organic[]`` (absent when Google found nothing)."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Read ``organic[]`` (``news[]`` for news; absent when Google found nothing) and extras."""
         data = parse_json(response, self.name)
-        if "searchParameters" not in data and "organic" not in data:
+        key = RESULTS[request.topic or "general"]
+        if "searchParameters" not in data and key not in data:
             raise bad_payload(self.name, "unexpected JSON answer", str(data))
-        organic = entries(data, "organic", provider=self.name, required=False)
-        items = (make_item(self.name, rank, raw, _FIELDS) for rank, raw in enumerate(organic))
-        return [item for item in items if item is not None]
+        raw = entries(data, key, provider=self.name, required=False)
+        items = make_items(self.name, raw, _FIELDS, now=settings.now)
+        return ProviderAnswer(items, _extras(data, request))
+
+
+def _extras(data: Mapping[str, Any], request: SearchRequest) -> WebExtras:
+    related = [
+        plain(entry.get("query"))
+        for entry in entries(data, "relatedSearches", provider="serper", required=False)
+    ]
+    asked = entries(data, "peopleAlsoAsk", provider="serper", required=False)
+    box = data.get("answerBox")
+    answer = _answer(box) if request.include_answer and isinstance(box, Mapping) else None
+    return WebExtras(
+        answers=[answer] if answer else [],
+        related_questions=questions("serper", asked),
+        related_searches=[query for query in related if query],
+    )
+
+
+def _answer(box: Mapping[str, Any]) -> WebAnswer | None:
+    text = plain(box.get("answer")) or plain(box.get("snippet"))
+    link = box.get("link")
+    url = link if isinstance(link, str) else None
+    return WebAnswer(provider="serper", text=text, url=url) if text else None

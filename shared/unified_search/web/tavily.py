@@ -2,30 +2,68 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
 from unified_search.errors import ErrorCode
+from unified_search.http import Rule
 from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.errors import Rule
+from unified_search.web.extras import (
+    ProviderAnswer,
+    RelatedQuestion,
+    WebAnswer,
+    WebExtras,
+    WebImage,
+)
 from unified_search.web.provider import (
     CallSettings,
     Fields,
     bounded_score,
+    check_options,
     entries,
     make_item,
     parse_json,
+    plain,
+    texts,
+    unsupported,
 )
 
 ENDPOINT = "https://api.tavily.com/search"
 #: Tavily answers at most this many results per call.
 MAX_RESULTS = 20
-_FIELDS = Fields(published="published_date")
+TOPICS = ("general", "news")
+SUPPORTED = (
+    "country",
+    "start_date",
+    "end_date",
+    "include_answer",
+    "include_raw_content",
+    "include_images",
+)
+#: ISO 3166-1 codes → the country names Tavily's ``country`` takes (general topic only).
+COUNTRIES = {
+    "ae": "united arab emirates", "ar": "argentina", "at": "austria", "au": "australia",
+    "bd": "bangladesh", "be": "belgium", "bg": "bulgaria", "br": "brazil", "ca": "canada",
+    "ch": "switzerland", "cl": "chile", "cn": "china", "co": "colombia", "cz": "czech republic",
+    "de": "germany", "dk": "denmark", "eg": "egypt", "es": "spain", "fi": "finland",
+    "fr": "france", "gb": "united kingdom", "gr": "greece", "hu": "hungary", "id": "indonesia",
+    "ie": "ireland", "il": "israel", "in": "india", "ir": "iran", "it": "italy", "jp": "japan",
+    "ke": "kenya", "kr": "south korea", "kz": "kazakhstan", "ma": "morocco", "mx": "mexico",
+    "my": "malaysia", "ng": "nigeria", "nl": "netherlands", "no": "norway", "nz": "new zealand",
+    "pe": "peru", "ph": "philippines", "pk": "pakistan", "pl": "poland", "pt": "portugal",
+    "qa": "qatar", "ro": "romania", "rs": "serbia", "ru": "russia", "sa": "saudi arabia",
+    "se": "sweden", "sg": "singapore", "sk": "slovakia", "th": "thailand", "tr": "turkey",
+    "tw": "taiwan", "ua": "ukraine", "us": "united states", "vn": "vietnam", "za": "south africa",
+}  # fmt: skip
+_FIELDS = Fields(published=("published_date",))
 
 
 class Tavily:
-    """Tavily search: native domain filters, ``time_range`` and ``search_depth``, scores in 0..1.
+    """Tavily search: topics ``general``/``news``, native domain and date filters, scores in 0..1.
+
+    Asked for, it also returns a short answer, images and each page's full text.
 
     Example:
         >>> Tavily().build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k")).url
@@ -41,14 +79,15 @@ class Tavily:
 
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
         """Build the JSON body of a search."""
+        check_options(self.name, request, SUPPORTED, TOPICS)
         body: dict[str, Any] = {
             "query": request.query,
             "max_results": min(settings.limit, MAX_RESULTS),
             "search_depth": settings.depth,
-            "topic": "general",
-            "include_answer": False,
-            "include_raw_content": False,
-            "include_images": False,
+            "topic": request.topic or "general",
+            "include_answer": request.include_answer,
+            "include_raw_content": request.include_raw_content,
+            "include_images": request.include_images,
         }
         if request.sites:
             body["include_domains"] = list(request.sites)
@@ -56,15 +95,70 @@ class Tavily:
             body["exclude_domains"] = list(request.exclude_sites)
         if request.time_range:
             body["time_range"] = request.time_range
+        if request.start_date:
+            body["start_date"] = request.start_date.isoformat()
+        if request.end_date:
+            body["end_date"] = request.end_date.isoformat()
+        if request.country:
+            body["country"] = _country(request)
         headers = {"Authorization": f"Bearer {settings.api_key}"}
         return httpx.Request("POST", settings.base_url or ENDPOINT, json=body, headers=headers)
 
-    def parse_response(self, response: httpx.Response, request: SearchRequest) -> list[ResultItem]:
-        """Read ``results[]``; Tavily's ``score`` is kept."""
+    def parse_response(
+        self, response: httpx.Response, request: SearchRequest, settings: CallSettings
+    ) -> ProviderAnswer:
+        """Read ``results[]`` (Tavily's ``score`` kept), ``answer``, ``images`` and follow-ups."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
-        items = (
-            make_item(self.name, rank, raw, _FIELDS, score=bounded_score(raw.get("score")))
+        items = [
+            item
             for rank, raw in enumerate(results)
+            if (item := _item(rank, raw, settings)) is not None
+        ]
+        return ProviderAnswer(items, _extras(data))
+
+
+def _country(request: SearchRequest) -> str:
+    code = (request.country or "").lower()
+    if request.topic == "news":
+        raise unsupported("tavily", "tavily filters by country only for the general topic")
+    if code not in COUNTRIES:
+        valid = ", ".join(sorted(COUNTRIES))
+        raise unsupported("tavily", f"tavily has no country {code!r}; valid countries: {valid}")
+    return COUNTRIES[code]
+
+
+def _item(rank: int, raw: Mapping[str, Any], settings: CallSettings) -> ResultItem | None:
+    raw_content = raw.get("raw_content")
+    return make_item(
+        "tavily",
+        rank,
+        raw,
+        _FIELDS,
+        now=settings.now,
+        score=bounded_score(raw.get("score")),
+        extra={"raw_content": raw_content if isinstance(raw_content, str) else None},
+    )
+
+
+def _extras(data: Mapping[str, Any]) -> WebExtras:
+    answer = plain(data.get("answer"))
+    return WebExtras(
+        answers=[WebAnswer(provider="tavily", text=answer)] if answer else [],
+        images=[image for raw in data.get("images") or [] if (image := _image(raw))],
+        related_questions=[
+            RelatedQuestion(provider="tavily", question=question)
+            for question in texts(data.get("follow_up_questions"))
+        ],
+    )
+
+
+def _image(raw: Any) -> WebImage | None:
+    """Tavily lists images as URL strings, or as ``{url, description}`` with descriptions on."""
+    if isinstance(raw, str) and raw.startswith("http"):
+        return WebImage(provider="tavily", url=raw)
+    if isinstance(raw, Mapping) and isinstance(raw.get("url"), str):
+        return WebImage(
+            provider="tavily", url=raw["url"], description=plain(raw.get("description")) or None
         )
-        return [item for item in items if item is not None]
+    return None

@@ -151,7 +151,7 @@ def test_keyword_match_counts_whole_words() -> None:
         ("Mon, 06 Jan 2025 16:40:47 GMT", datetime(2025, 1, 6, 16, 40, 47, tzinfo=UTC)),
         ("3 days ago", datetime(2026, 5, 29, 12, tzinfo=UTC)),
         ("not a date", None),
-        ("Jan 14, 2026", None),
+        ("Jan 14, 2026", datetime(2026, 1, 14, tzinfo=UTC)),
     ],
 )
 def test_parse_date(value: str, expected: datetime | None) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import HttpClient
 from unified_search.rerank.remote import Provider, RemoteReranker, reorder
 from unified_search.types import ResultItem
 
@@ -40,7 +41,16 @@ def replay(case: dict[str, Any], seen: list[httpx.Request]) -> httpx.MockTranspo
 def reranker(provider: Provider, case: dict[str, Any], seen: list[httpx.Request]) -> RemoteReranker:
     config = SearchConfig()
     section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
-    return RemoteReranker(provider, section, transport=replay(case, seen))
+    return RemoteReranker(provider, section, http=no_wait_client(replay(case, seen)))
+
+
+def no_wait_client(transport: httpx.AsyncBaseTransport) -> HttpClient:
+    """The shared HTTP layer with retries that do not really wait."""
+
+    async def no_wait(seconds: float) -> None:
+        return None
+
+    return HttpClient(transport=transport, sleep=no_wait)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +100,7 @@ async def test_errors_map_to_codes_with_the_provider_message(
     assert info.value.code is code
     assert info.value.provider == provider
     message = case["response"].get("message") or case["response"].get("detail")
-    assert message in info.value.message
+    assert message[:150] in info.value.message  # excerpts stop at 200 characters
     assert "secret-key" not in str(info.value)
 
 
@@ -117,7 +127,7 @@ async def test_other_failures(
 ) -> None:
     monkeypatch.setenv("JINA_API_KEY", "k")
     transport = httpx.MockTransport(lambda request: httpx.Response(status, json=body))
-    remote = RemoteReranker("jina", SearchConfig().rerank.jina, transport=transport)
+    remote = RemoteReranker("jina", SearchConfig().rerank.jina, http=no_wait_client(transport))
     with pytest.raises(SearchError) as info:
         await remote.rerank("q", [ResultItem(type="kb", content="a")])
     assert info.value.code is code
@@ -138,10 +148,27 @@ async def test_network_failure_and_retry_after(monkeypatch: pytest.MonkeyPatch) 
     limited = httpx.MockTransport(
         lambda r: httpx.Response(429, json={"message": "slow"}, headers={"Retry-After": "7"})
     )
-    remote = RemoteReranker("cohere", SearchConfig().rerank.cohere, transport=limited)
+    http = no_wait_client(limited)
+    remote = RemoteReranker("cohere", SearchConfig().rerank.cohere, http=http)
     with pytest.raises(SearchError) as info:
         await remote.rerank("q", [ResultItem(type="kb", content="a")])
     assert info.value.retry_after == 7.0 and info.value.retryable
+    await http.aclose()
+
+
+async def test_a_shared_client_serves_the_reranker_with_the_api_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Searcher's pooled client is used as is; the rerank section's timeout rides each request."""
+    monkeypatch.setenv("COHERE_API_KEY", "secret-key")
+    case = fixture("cohere_rerank_success")
+    seen: list[httpx.Request] = []
+    http = no_wait_client(replay(case, seen))
+    config = SearchConfig.load(profile={"rerank": {"cohere": {"timeout": 12.5}}})
+    remote = RemoteReranker.from_config("cohere", config, http=http)
+    ranked = await remote.rerank("q", items_of(case))
+    await http.aclose()
+    assert len(ranked) == 5 and seen[0].extensions["timeout"]["read"] == 12.5
 
 
 def test_reorder_skips_bad_and_repeated_indices() -> None:

@@ -24,6 +24,15 @@ KEYS = {
     "EXA_API_KEY": "exa-secret-123",
 }
 SEARXNG_URL = "http://searx.test:8888"
+#: The host each provider is reached at in these tests.
+HOSTS = {
+    "tavily": "api.tavily.com",
+    "serper": "google.serper.dev",
+    "serpapi": "serpapi.com",
+    "brave": "api.search.brave.com",
+    "exa": "api.exa.ai",
+    "searxng": "searx.test",
+}
 
 Reply = httpx.Response | Callable[[httpx.Request], httpx.Response] | Exception
 
@@ -131,4 +140,5 @@ def kit() -> Any:
         context=context,
         FakeAPI=FakeAPI,
         SEARXNG_URL=SEARXNG_URL,
+        HOSTS=HOSTS,
     )

@@ -10,6 +10,7 @@ import pytest
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.cache import MemoryCache, RedisCache, SQLiteCache, cache_key, make_cache
 from unified_search.web.config import CacheConfig
+from unified_search.web.extras import ProviderAnswer, RelatedQuestion, WebExtras
 from unified_search.web.provider import CallSettings
 
 ITEMS = [
@@ -23,6 +24,12 @@ ITEMS = [
     ),
     ResultItem(type="web", title="B", url="https://b.org/", content="beta"),
 ]
+
+
+EXTRAS = WebExtras(related_questions=[RelatedQuestion(provider="serper", question="Why?")])
+A = ProviderAnswer(ITEMS, EXTRAS)
+B = ProviderAnswer(ITEMS[:1])
+EMPTY = ProviderAnswer([])
 
 
 class Clock:
@@ -65,11 +72,11 @@ def test_key_normalises_the_query_and_separates_everything_else() -> None:
 async def test_memory_cache_expires_and_evicts_least_recently_used() -> None:
     clock = Clock()
     cache = MemoryCache(ttl=10, max_entries=2, clock=clock)
-    await cache.put("a", ITEMS)
-    await cache.put("b", ITEMS[:1])
-    assert await cache.get("a") == ITEMS  # "a" is now the most recently used
-    await cache.put("c", [])
-    assert await cache.get("b") is None and await cache.get("c") == []
+    await cache.put("a", A)
+    await cache.put("b", B)
+    assert await cache.get("a") == A  # "a" is now the most recently used
+    await cache.put("c", EMPTY)
+    assert await cache.get("b") is None and await cache.get("c") == EMPTY
     clock.now += 10
     assert await cache.get("a") is None and len(cache) == 1
 
@@ -78,17 +85,17 @@ async def test_sqlite_cache_persists_across_instances(tmp_path: Path) -> None:
     clock = Clock()
     path = tmp_path / "cache" / "web.sqlite"
     first = SQLiteCache(path, ttl=10, max_entries=2, clock=clock)
-    await first.put("a", ITEMS)
+    await first.put("a", A)
     await first.aclose()
     second = SQLiteCache(path, ttl=10, max_entries=2, clock=clock)
-    assert await second.get("a") == ITEMS
+    assert await second.get("a") == A
     clock.now += 1
-    await second.put("b", ITEMS)
+    await second.put("b", A)
     clock.now += 1
     await second.get("a")
     clock.now += 1
-    await second.put("c", ITEMS)
-    assert await second.get("b") is None and await second.get("a") == ITEMS
+    await second.put("c", A)
+    assert await second.get("b") is None and await second.get("a") == A
     clock.now += 20
     assert await second.get("a") is None
     await second.aclose()
@@ -100,14 +107,14 @@ async def test_redis_cache_ttl_and_lru(redis_url: str) -> None:
 
     prefix = f"test:{uuid.uuid4().hex}:"
     cache = RedisCache(redis_url, ttl=30, max_entries=2, prefix=prefix)
+    raw = redis_asyncio.from_url(redis_url)
     try:
-        await cache.put("a", ITEMS)
-        await cache.put("b", ITEMS[:1])
-        assert await cache.get("a") == ITEMS
-        await cache.put("c", [])
+        await cache.put("a", A)
+        await cache.put("b", B)
+        assert await cache.get("a") == A
+        await cache.put("c", EMPTY)
         assert await cache.get("b") is None
-        assert await cache.get("a") == ITEMS and await cache.get("c") == []
-        raw = redis_asyncio.from_url(redis_url)
+        assert await cache.get("a") == A and await cache.get("c") == EMPTY
         ttl = await raw.pttl(prefix + "a")
         assert 0 < ttl <= 30_000
     finally:

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+from unified_search.config import SearchConfig
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.searcher import Searcher
@@ -140,12 +141,22 @@ async def test_unknown_provider_lists_valid_names_before_any_request(
 
 
 async def test_no_configured_provider_is_a_clear_error(
-    api: Any, kit: Any, make_handler: Any
+    api: Any, kit: Any, make_handler: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = kit.web_config([])
-    with pytest.raises(SearchError, match=r"web\.providers"):
+    """Without providers, keys or a SearXNG URL, the error names every variable to set."""
+    for name in kit_keys():
+        monkeypatch.delenv(name, raising=False)
+    config = SearchConfig.load(profile={"web": {"providers": []}})
+    with pytest.raises(SearchError, match=r"web\.providers") as caught:
         await run(make_handler(config), kit, config)
+    for variable in (*kit_keys(), "SEARXNG_URL"):
+        assert variable in caught.value.message
+    assert caught.value.code is ErrorCode.UNSUPPORTED
     assert api.requests == []
+
+
+def kit_keys() -> tuple[str, ...]:
+    return ("TAVILY_API_KEY", "SERPER_API_KEY", "BRAVE_API_KEY", "EXA_API_KEY", "SERPAPI_API_KEY")
 
 
 async def test_request_can_override_the_providers(api: Any, kit: Any, make_handler: Any) -> None:
@@ -322,9 +333,9 @@ def test_searcher_sync_twin_and_async_caller_use_separate_clients(
     sync_response = searcher.search({"query": "sync"})
     async_response = asyncio.run(searcher.asearch({"query": "async"}))
     assert len(sync_response.items) == len(async_response.items) == 4
-    assert len(handler.http._clients) == 1  # the asyncio.run loop is closed and forgotten
+    assert len(handler.http._states) == 1  # the asyncio.run loop is closed and forgotten
     searcher.close()
-    assert len(handler.http._clients) == 0
+    assert len(handler.http._states) == 0
 
 
 async def test_from_config_builds_the_configured_cache(kit: Any) -> None:

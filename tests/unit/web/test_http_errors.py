@@ -8,23 +8,20 @@ import httpx
 import pytest
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.http import (
+    HttpClient,
+    RetryPolicy,
+    error_from_response,
+    retry_after,
+    with_retries,
+)
 from unified_search.types import SearchRequest
-from unified_search.web.errors import error_from_response, retry_after
-from unified_search.web.http import HttpClient, RetryPolicy, with_retries
-
-HOSTS = {
-    "tavily": "api.tavily.com",
-    "serper": "google.serper.dev",
-    "serpapi": "serpapi.com",
-    "brave": "api.search.brave.com",
-    "exa": "api.exa.ai",
-    "searxng": "searx.test",
-}
+from unified_search.web.registry import PROVIDERS
 
 
 async def failing(kit: Any, provider: str, *replies: Any) -> tuple[SearchError, Any]:
     api = kit.FakeAPI()
-    api.on(HOSTS[provider], *replies)
+    api.on(kit.HOSTS[provider], *replies)
     config = kit.web_config([provider])
     from unified_search.web.handler import WebHandler
 
@@ -152,7 +149,7 @@ async def test_provider_specific_statuses(
 
 
 @pytest.mark.usefixtures("keys")
-@pytest.mark.parametrize("provider", sorted(HOSTS))
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
 async def test_429_with_retry_after_is_retried_after_the_asked_wait(
     provider: str, make_handler: Any, kit: Any, api: Any, sleeps: Any
 ) -> None:
@@ -160,7 +157,7 @@ async def test_429_with_retry_after_is_retried_after_the_asked_wait(
     ok = kit.replay(
         {"serpapi": "serpapi_google_success"}.get(provider, f"{provider}_search_success")
     )
-    api.on(HOSTS[provider], limited, ok)
+    api.on(kit.HOSTS[provider], limited, ok)
     config = kit.web_config([provider])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
@@ -194,7 +191,7 @@ async def test_5xx_then_success_backs_off_exponentially(
     make_handler: Any, kit: Any, api: Any, sleeps: Any
 ) -> None:
     api.on(
-        HOSTS["exa"],
+        kit.HOSTS["exa"],
         httpx.Response(500, json={"error": "boom"}),
         httpx.Response(503, text="unavailable"),
         kit.replay("exa_search_success"),
@@ -202,7 +199,9 @@ async def test_5xx_then_success_backs_off_exponentially(
     config = kit.web_config(["exa"])
     handler = make_handler(config)
     result = await handler.search(SearchRequest(query="q"), kit.context(config))
-    assert len(result.items) == 4 and sleeps.waits == [0.5, 1.0]
+    assert len(result.items) == 4 and len(sleeps.waits) == 2
+    # Full jitter: each wait is drawn below an exponentially growing bound.
+    assert 0 <= sleeps.waits[0] <= 0.5 and 0 <= sleeps.waits[1] <= 1.0
 
 
 @pytest.mark.usefixtures("keys")
@@ -248,22 +247,24 @@ def test_unknown_4xx_is_not_retryable() -> None:
     assert error.code is ErrorCode.PROVIDER_ERROR and not error.retryable
 
 
-async def test_retry_waits_are_capped() -> None:
+async def test_a_retry_after_beyond_the_longest_wait_fails_at_once() -> None:
+    """Never retried sooner than the server said: no retry at all, and the wait on the error."""
     sleeps: list[float] = []
 
     async def sleep(seconds: float) -> None:
         sleeps.append(seconds)
 
-    attempts = iter([SearchError(ErrorCode.RATE_LIMITED, "wait", retry_after=600), None])
+    calls = 0
 
     async def attempt() -> str:
-        error = next(attempts)
-        if error:
-            raise error
-        return "ok"
+        nonlocal calls
+        calls += 1
+        raise SearchError(ErrorCode.RATE_LIMITED, "wait", retry_after=12)
 
-    assert await with_retries(attempt, RetryPolicy(retries=1, max_wait=10), sleep) == "ok"
-    assert sleeps == [10]
+    with pytest.raises(SearchError) as caught:
+        await with_retries(attempt, RetryPolicy(retries=3, max_wait=10), sleep=sleep)
+    assert caught.value.code is ErrorCode.RATE_LIMITED and caught.value.retry_after == 12
+    assert calls == 1 and sleeps == []
 
 
 async def test_http_client_keeps_one_client_per_loop_and_closes_them() -> None:
@@ -290,3 +291,69 @@ async def test_http_client_keeps_one_client_per_loop_and_closes_them() -> None:
     loop.call_soon_threadsafe(loop.stop)
     thread.join(5)
     loop.close()
+
+
+async def test_each_attempt_ends_at_the_deadline() -> None:
+    import asyncio
+
+    from unified_search.http import Deadline
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(5)
+        return httpx.Response(200)
+
+    http = HttpClient(transport=httpx.MockTransport(slow))
+    with pytest.raises(SearchError) as caught:
+        await http.send(
+            httpx.Request("GET", "https://x.io"), provider="x", deadline=Deadline.after(0.2)
+        )
+    await http.aclose()
+    assert caught.value.code is ErrorCode.TIMEOUT and not caught.value.retryable
+
+
+async def test_a_per_request_timeout_replaces_the_client_one() -> None:
+    seen: list[dict[str, float]] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request.extensions["timeout"])
+        return httpx.Response(200)
+
+    http = HttpClient(timeout=10, transport=httpx.MockTransport(record))
+    await http.send(httpx.Request("GET", "https://x.io"), provider="x", timeout=30)
+    await http.send(httpx.Request("GET", "https://x.io"), provider="x")
+    await http.aclose()
+    assert seen[0]["read"] == 30 and seen[1]["read"] == 10
+
+
+async def test_backoff_is_reported_when_it_starts_and_ends() -> None:
+    replies = iter([httpx.Response(503, headers={"Retry-After": "1"}), httpx.Response(200)])
+    notes: list[str | None] = []
+
+    async def no_wait(seconds: float) -> None:
+        notes.append(f"sleep {seconds:g}")
+
+    http = HttpClient(transport=httpx.MockTransport(lambda r: next(replies)), sleep=no_wait)
+    await http.send(
+        httpx.Request("GET", "https://x.io"),
+        provider="x",
+        on_backoff=lambda error: notes.append(error.code.value if error else None),
+    )
+    await http.aclose()
+    assert notes == [None, "PROVIDER_ERROR", "sleep 1", None]
+
+
+@pytest.mark.parametrize(
+    ("status", "code"),
+    [
+        (498, ErrorCode.INVALID_API_KEY),
+        (401, ErrorCode.INVALID_API_KEY),
+        (503, ErrorCode.PROVIDER_ERROR),
+    ],
+)
+async def test_api_status_tables_feed_the_one_mapping(status: int, code: ErrorCode) -> None:
+    from unified_search.rerank.remote import RULES
+
+    error = error_from_response(
+        httpx.Response(status, json={"message": "m"}), provider="cohere", rules=RULES["cohere"]
+    )
+    assert error.code is code and error.provider == "cohere"

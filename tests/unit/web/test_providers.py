@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.types import SearchRequest
+from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.provider import CallSettings, rank_score
 from unified_search.web.registry import PROVIDERS, get_provider
 
@@ -29,6 +30,19 @@ def settings(name: str, **extra: Any) -> CallSettings:
         values["base_url"] = "http://searx.test:8888"
     values.update(extra)
     return CallSettings(**values)
+
+
+NOW = datetime(2026, 7, 10, 12, tzinfo=UTC)
+
+
+def parse(
+    name: str, response: httpx.Response, request: SearchRequest | None = None
+) -> list[ResultItem]:
+    """The items a provider reads from ``response`` (relative dates counted from ``NOW``)."""
+    answer = PROVIDERS[name].parse_response(
+        response, request or SearchRequest(query="q"), settings(name, now=NOW)
+    )
+    return answer.items
 
 
 def body_of(request: httpx.Request) -> dict[str, Any]:
@@ -66,9 +80,7 @@ def test_request_matches_the_recorded_endpoint_and_method(name: str, kit: Any) -
 
 @pytest.mark.parametrize("name", sorted(SUCCESS))
 def test_success_answer_becomes_items(name: str, kit: Any) -> None:
-    provider = PROVIDERS[name]
-    response = kit.replay(SUCCESS[name])
-    items = provider.parse_response(response, SearchRequest(query="q"))
+    items = parse(name, kit.replay(SUCCESS[name]))
     raw = kit.exchange(SUCCESS[name])["response"]
     assert len(items) >= 4
     for item in items:
@@ -83,7 +95,7 @@ def test_success_answer_becomes_items(name: str, kit: Any) -> None:
 
 def test_tavily_keeps_its_scores_and_maps_every_filter(kit: Any) -> None:
     provider = PROVIDERS["tavily"]
-    items = provider.parse_response(kit.replay("tavily_search_success"), SearchRequest(query="q"))
+    items = parse("tavily", kit.replay("tavily_search_success"))
     assert [i.score for i in items] == [0.8213, 0.7764, 0.6127, 0.5409]
     request = SearchRequest(query="q", sites=["a.org"], exclude_sites=["b.com"], time_range="month")
     body = body_of(provider.build_request(request, settings("tavily", limit=50, depth="advanced")))
@@ -95,11 +107,9 @@ def test_tavily_keeps_its_scores_and_maps_every_filter(kit: Any) -> None:
 
 
 def test_rank_based_scores_for_providers_without_scores(kit: Any) -> None:
-    items = PROVIDERS["serper"].parse_response(
-        kit.replay("serper_search_success"), SearchRequest(query="q")
-    )
+    items = parse("serper", kit.replay("serper_search_success"))
     assert [round(i.score, 6) for i in items] == [round(rank_score(r), 6) for r in range(5)]
-    assert items[0].metadata["published_date"] == "Jan 14, 2026"
+    assert items[0].metadata["published_date"] == "2026-01-14T00:00:00+00:00"
     assert items[1].url == "https://gohugo.io/"
 
 
@@ -188,7 +198,7 @@ def test_serpapi_unknown_engine_lists_the_valid_ones() -> None:
 
 @pytest.mark.parametrize("fixture", ["serpapi_bing_success", "serpapi_baidu_success"])
 def test_serpapi_other_engines_parse(fixture: str, kit: Any) -> None:
-    items = PROVIDERS["serpapi"].parse_response(kit.replay(fixture), SearchRequest(query="q"))
+    items = parse("serpapi", kit.replay(fixture))
     assert len(items) == 4 and all(item.content for item in items)
 
 
@@ -198,18 +208,14 @@ def test_serpapi_200_with_error_is_an_empty_result() -> None:
         "search_parameters": {"engine": "google", "q": "zzqqxx"},
         "error": "Google hasn't returned any results for this query.",
     }
-    items = PROVIDERS["serpapi"].parse_response(
-        httpx.Response(200, json=body), SearchRequest(query="q")
-    )
+    items = parse("serpapi", httpx.Response(200, json=body))
     assert items == []
 
 
 def test_serpapi_200_with_error_and_failed_search_is_a_provider_error() -> None:
     body = {"search_metadata": {"status": "Error"}, "error": "Something broke."}
     with pytest.raises(SearchError) as caught:
-        PROVIDERS["serpapi"].parse_response(
-            httpx.Response(200, json=body), SearchRequest(query="q")
-        )
+        parse("serpapi", httpx.Response(200, json=body))
     assert (
         caught.value.code is ErrorCode.PROVIDER_ERROR and "Something broke" in caught.value.message
     )
@@ -226,10 +232,7 @@ def test_serpapi_200_with_error_and_failed_search_is_a_provider_error() -> None:
     ],
 )
 def test_empty_answers_are_empty_results(name: str, body: dict[str, Any]) -> None:
-    assert (
-        PROVIDERS[name].parse_response(httpx.Response(200, json=body), SearchRequest(query="q"))
-        == []
-    )
+    assert parse(name, httpx.Response(200, json=body)) == []
 
 
 @pytest.mark.parametrize("name", sorted(SUCCESS))
@@ -244,7 +247,7 @@ def test_missing_fields_fall_back_and_url_less_results_are_skipped(name: str) ->
         "exa": {"results": raw},
         "searxng": {"results": raw},
     }[name]
-    items = PROVIDERS[name].parse_response(httpx.Response(200, json=body), SearchRequest(query="q"))
+    items = parse(name, httpx.Response(200, json=body))
     assert len(items) == 1
     assert items[0].url == "https://a.example/page"
     assert items[0].title == "https://a.example/page" and items[0].content == ""
@@ -265,7 +268,7 @@ def test_malformed_answers_are_provider_errors_with_an_excerpt(
     name: str, response: httpx.Response, needle: str
 ) -> None:
     with pytest.raises(SearchError) as caught:
-        PROVIDERS[name].parse_response(response, SearchRequest(query="q"))
+        parse(name, response)
     error = caught.value
     assert error.code is ErrorCode.PROVIDER_ERROR and error.provider == name
     assert (
@@ -277,21 +280,17 @@ def test_malformed_answers_are_provider_errors_with_an_excerpt(
 
 
 def test_brave_strips_highlight_tags_and_keeps_extra_snippets(kit: Any) -> None:
-    items = PROVIDERS["brave"].parse_response(
-        kit.replay("brave_search_success"), SearchRequest(query="q")
-    )
+    items = parse("brave", kit.replay("brave_search_success"))
     assert "<strong>" not in items[0].content and "Rust async runtimes" in items[0].content
-    assert items[0].metadata["published_date"] == "2026-02-11T08:15:00"
+    assert items[0].metadata["published_date"] == "2026-02-11T08:15:00+00:00"
     assert len(items[0].metadata["extra_snippets"]) == 2
 
 
 def test_searxng_scores_are_scaled_by_the_best(kit: Any) -> None:
-    items = PROVIDERS["searxng"].parse_response(
-        kit.replay("searxng_search_success"), SearchRequest(query="q")
-    )
+    items = parse("searxng", kit.replay("searxng_search_success"))
     assert items[0].score == 1.0
     assert items[1].score == pytest.approx(2.6666666666666665 / 7.5)
-    assert items[2].metadata["published_date"] == "2025-10-07T00:00:00"
+    assert items[2].metadata["published_date"] == "2025-10-07T00:00:00+00:00"
 
 
 def test_searxng_without_an_instance_fails_before_sending() -> None:
@@ -306,9 +305,7 @@ def test_exa_uses_highlights_when_text_is_missing() -> None:
             {"url": "https://x.io/a", "title": "A", "highlights": ["one", "two"], "score": 0.42}
         ]
     }
-    (item,) = PROVIDERS["exa"].parse_response(
-        httpx.Response(200, json=body), SearchRequest(query="q")
-    )
+    (item,) = parse("exa", httpx.Response(200, json=body))
     assert item.content == "one … two" and item.score == 0.42
 
 

@@ -43,14 +43,14 @@ def build(api: Any, sleeps: Any, kit: Any, **reader: Any) -> tuple[WebHandler, A
 
 async def test_direct_fetch_extracts_readable_text(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, html=ARTICLE))
-    handler, _ = build(api, sleeps, kit)
+    handler, _ = build(api, sleeps, kit, extractor="builtin")
     item = await handler.retrieve("https://example.com/raft?utm_source=x#part")
     await handler.aclose()
     assert item.title == "Raft, explained"
     assert item.url == "https://example.com/raft"
     assert (
         item.content
-        == "Home\n\nUnderstanding Raft\n\nLeader & followers elect a leader.\n\nLogs replicate."
+        == "Understanding Raft\n\nLeader & followers elect a leader.\n\nLogs replicate."
     )
     assert "alert" not in item.content and "color" not in item.content
     assert item.metadata["provider"] == "direct" and item.metadata["truncated"] is False

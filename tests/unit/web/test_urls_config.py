@@ -42,10 +42,16 @@ def test_displayed_url_is_cleaned_but_keeps_its_scheme() -> None:
 
 def test_web_defaults_and_provider_settings() -> None:
     web = SearchConfig().web
-    assert web.tavily.api_key_env == "TAVILY_API_KEY" and web.serper.api_key_env == "SERPER_API_KEY"
+    assert (
+        web.tavily.api_key_env.env == "TAVILY_API_KEY"
+        and web.serper.api_key_env.env == "SERPER_API_KEY"
+    )
     assert web.serpapi.engine == "google" and web.searxng.base_url_env == "SEARXNG_URL"
     assert web.cache.ttl == 3600 and web.reader.max_chars == 10_000
-    assert web.reader.allow_private_hosts is False and web.reader.jina.api_key_env == "JINA_API_KEY"
+    assert (
+        web.reader.allow_private_hosts is False
+        and web.reader.jina.api_key_env.env == "JINA_API_KEY"
+    )
     assert web.provider_settings("nope").api_key_env is None
 
 
@@ -54,7 +60,8 @@ def test_web_config_layers_merge_and_reject_unknown_keys() -> None:
         profile={"web": {"serpapi": {"engine": "bing"}, "providers": ["serpapi"]}}
     )
     assert (
-        config.web.serpapi.engine == "bing" and config.web.serpapi.api_key_env == "SERPAPI_API_KEY"
+        config.web.serpapi.engine == "bing"
+        and config.web.serpapi.api_key_env.env == "SERPAPI_API_KEY"
     )
     with pytest.raises(ConfigurationError, match=r"web\.tavily\.api_key"):
         SearchConfig.load(profile={"web": {"tavily": {"api_key": "tvly-raw"}}})

@@ -1,17 +1,24 @@
-"""HTTP failures of web providers, mapped to ``SearchError`` codes in one place.
+"""HTTP failures of remote APIs, mapped to ``SearchError`` codes in one place.
 
-Providers disagree on what a status means: a bad key is 401 for most, 403 for
-Serper and 422 for Brave (whose 422 is also a plain validation error); an
-exhausted quota is 432/433 for Tavily, 400 for Serper, 402 for Exa and Jina and
-429 with a quota message for Brave and SerpAPI. Each provider therefore lists a
-few ``Rule``s; whatever no rule matches falls back to ``DEFAULT_STATUS_CODES``.
+APIs disagree on what a status means: a bad key is 401 for most, 403 for
+Serper, 422 for Brave (whose 422 is also a plain validation error) and 498 for
+Cohere; an exhausted quota is 432/433 for Tavily, 400 for Serper, 402 for Exa
+and Jina and 429 with a quota message for Brave and SerpAPI. Each API
+therefore lists a few ``Rule``s (its status table); whatever no rule matches
+falls back to ``DEFAULT_STATUS_CODES``.
+
+Messages quote at most ``EXCERPT_CHARS`` characters of the body, as plain text
+(tags, scripts and entities removed), with every known key removed first
+(``unified_search.auth.redact``), so that not even the start of a key echoed
+by a server survives the cut.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -19,9 +26,10 @@ from typing import Any
 
 import httpx
 
+from unified_search.auth import redact
 from unified_search.errors import ErrorCode, SearchError
 
-#: The meaning of a status when no provider rule says otherwise.
+#: The meaning of a status when no rule of the API says otherwise.
 DEFAULT_STATUS_CODES: dict[int, ErrorCode] = {
     400: ErrorCode.INVALID_QUERY,
     401: ErrorCode.INVALID_API_KEY,
@@ -34,13 +42,14 @@ DEFAULT_STATUS_CODES: dict[int, ErrorCode] = {
 #: Statuses worth trying again; every other 4xx fails at once.
 RETRYABLE_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 EXCERPT_CHARS = 200
-_TAGS = re.compile(r"<[^>]+>")
+_INVISIBLE = re.compile(r"<(script|style|head|noscript)\b.*?</\1\s*>", re.I | re.S)
+_TAGS = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A provider-specific meaning of a status, optionally only when the body contains ``match``.
+    """An API's own meaning of a status, optionally only when the body contains ``match``.
 
     Example:
         >>> Rule(429, ErrorCode.QUOTA_EXCEEDED, match="QUOTA_LIMITED")
@@ -64,9 +73,9 @@ def error_from_response(
 ) -> SearchError:
     """Translate a non-success response into the most specific ``SearchError``."""
     status = response.status_code
-    body = _safe_text(response)
+    body = redact(safe_text(response))
     rule = next((r for r in rules if r.applies(status, body)), None)
-    code = rule.code if rule else _default_code(status)
+    code = rule.code if rule else DEFAULT_STATUS_CODES.get(status, ErrorCode.PROVIDER_ERROR)
     message = f"HTTP {status}: {provider_message(body)}"
     if rule and rule.hint:
         message += f" ({rule.hint})"
@@ -80,7 +89,11 @@ def error_from_response(
 
 
 def error_from_exception(exc: httpx.HTTPError, *, provider: str) -> SearchError:
-    """Translate an httpx transport failure (timeout, connection, protocol) into a ``SearchError``."""
+    """Translate an httpx transport failure (timeout, connection, protocol) into a ``SearchError``.
+
+    Only the exception's type is quoted: its text may hold the request URL, and
+    with it a key sent as a query parameter.
+    """
     detail = type(exc).__name__
     if isinstance(exc, httpx.TimeoutException):
         return SearchError(ErrorCode.TIMEOUT, f"no answer in time ({detail})", provider=provider)
@@ -90,10 +103,10 @@ def error_from_exception(exc: httpx.HTTPError, *, provider: str) -> SearchError:
 
 
 def bad_payload(provider: str, reason: str, body: str) -> SearchError:
-    """Report an answer that is not the JSON the provider documents, with a short excerpt."""
+    """Report an answer that is not what the API documents, with a short excerpt."""
     return SearchError(
         ErrorCode.PROVIDER_ERROR,
-        f"{reason}: {excerpt(body)!r}",
+        f"{reason}: {excerpt(redact(body))!r}",
         provider=provider,
         retryable=False,
     )
@@ -104,14 +117,14 @@ def json_body(response: httpx.Response, *, provider: str) -> dict[str, Any]:
     try:
         data = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise bad_payload(provider, "answer is not JSON", _safe_text(response)) from None
+        raise bad_payload(provider, "answer is not JSON", safe_text(response)) from None
     if not isinstance(data, dict):
-        raise bad_payload(provider, "answer is not a JSON object", _safe_text(response))
+        raise bad_payload(provider, "answer is not a JSON object", safe_text(response))
     return data
 
 
 def provider_message(body: str) -> str:
-    """Pull the human message out of the error envelopes the providers use."""
+    """Pull the human message out of the error envelopes the APIs use."""
     try:
         data = json.loads(body)
     except ValueError:
@@ -121,12 +134,18 @@ def provider_message(body: str) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """Shorten ``text`` to one line of at most ``limit`` characters, without HTML tags."""
-    flat = _SPACE.sub(" ", _TAGS.sub(" ", text)).strip()
+    """Shorten ``text`` to one line of at most ``limit`` characters of plain text.
+
+    Example:
+        >>> excerpt("<html><style>p{}</style><p>Bad&nbsp;<b>gateway</b></p></html>")
+        'Bad gateway'
+    """
+    visible = _TAGS.sub(" ", _INVISIBLE.sub(" ", text))
+    flat = _SPACE.sub(" ", html.unescape(visible)).strip()
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def retry_after(headers: httpx.Headers) -> float | None:
+def retry_after(headers: httpx.Headers, now: datetime | None = None) -> float | None:
     """Read ``Retry-After`` as seconds (a number or an HTTP date); ``None`` when absent or bad."""
     value = headers.get("retry-after")
     if value is None:
@@ -139,19 +158,17 @@ def retry_after(headers: httpx.Headers) -> float | None:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """Remove every secret from ``text`` (defence in depth for messages built from the wire)."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
-
-
-def _default_code(status: int) -> ErrorCode:
-    return DEFAULT_STATUS_CODES.get(status, ErrorCode.PROVIDER_ERROR)
+def safe_text(response: httpx.Response) -> str:
+    """The body as text, whatever its declared encoding."""
+    try:
+        return response.text
+    except (UnicodeDecodeError, LookupError):
+        return response.content.decode("utf-8", errors="replace")
 
 
 def _find_message(data: Any) -> str:
@@ -166,10 +183,3 @@ def _find_message(data: Any) -> str:
         if key in data and (found := _find_message(data[key])):
             return found
     return ""
-
-
-def _safe_text(response: httpx.Response) -> str:
-    try:
-        return response.text
-    except (UnicodeDecodeError, LookupError):
-        return response.content.decode("utf-8", errors="replace")
