@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+
 if TYPE_CHECKING:
     from unified_search.auth import Secret
     from unified_search.citations import Citations, build_context, citation_prompt, parse_citations

@@ -1,0 +1,123 @@
+"""The citation ledger: persisted, atomic citation numbering per scope, in the record store.
+
+Two tables, next to the search records:
+
+- ``<prefix>citation_scopes``: one counter row per scope, the last index handed out;
+- ``<prefix>citation_ids``: which index each item got in a scope, unique by
+  ``(scope, item)`` and by ``(scope, index)``.
+
+``allocate`` runs in one short transaction: it reads the indices the items
+already have, moves the counter up by the number of new items in a single
+``INSERT … ON CONFLICT DO UPDATE … RETURNING`` (atomic in SQLite and
+PostgreSQL alike, so two processes never get the same range), and inserts the
+new rows. When two processes number the same new item at once, the row that
+lands first wins and the other's index is simply never used: a gap, never a
+duplicate. Items are keyed by a hash of ``ResultItem.key`` so that long URLs fit
+an index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Connection,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    func,
+    select,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+
+Insert = Callable[[Table], sqlite.Insert | postgresql.Insert]
+
+
+def define_ledger(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
+    """Declare the counter and the item tables of the citation ledger."""
+    scopes = Table(
+        f"{prefix}citation_scopes",
+        metadata,
+        Column("scope", String(255), primary_key=True),
+        Column("last_index", Integer, nullable=False),
+    )
+    ids = Table(
+        f"{prefix}citation_ids",
+        metadata,
+        Column("scope", String(255), primary_key=True),
+        Column("item", String(64), primary_key=True),
+        Column("ref_index", Integer, nullable=False),
+        UniqueConstraint("scope", "ref_index", name=f"{prefix}citation_ids_scope_index"),
+    )
+    return scopes, ids
+
+
+def item_hash(key: str) -> str:
+    """The fixed-size form of an item key stored in the ledger."""
+    return hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+class Ledger:
+    """The ledger's statements over one store's tables (called inside the store's transactions)."""
+
+    def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: str) -> None:
+        self.scopes = scopes
+        self.ids = ids
+        self._insert = insert
+        self._greatest = func.max if dialect == "sqlite" else func.greatest
+
+    def allocate(
+        self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
+    ) -> dict[str, int]:
+        """Return the index of every key in ``scope``, numbering new keys after ``floor`` at least."""
+        hashes = {key: item_hash(key) for key in keys}
+        found = self._indices(conn, scope, hashes.values())
+        new = [h for h in dict.fromkeys(hashes.values()) if h not in found]
+        if new:
+            top = self._raise_counter(conn, scope, floor, len(new))
+            wanted = dict(zip(new, range(top - len(new) + 1, top + 1), strict=True))
+            inserted = self._insert_ids(conn, scope, wanted)
+            found |= {h: wanted[h] for h in inserted}
+            lost = [h for h in new if h not in inserted]
+            found |= self._indices(conn, scope, lost) if lost else {}
+        return {key: found[digest] for key, digest in hashes.items()}
+
+    def remember(self, conn: Connection, scope: str, indices: Mapping[str, int]) -> None:
+        """Record indices handed out in memory (a scope nobody else knew yet)."""
+        if not indices:
+            return
+        self._raise_counter(conn, scope, max(indices.values()), 0)
+        self._insert_ids(conn, scope, {item_hash(k): i for k, i in indices.items()})
+
+    def _indices(self, conn: Connection, scope: str, hashes: Iterable[str]) -> dict[str, int]:
+        wanted = list(hashes)
+        if not wanted:
+            return {}
+        table = self.ids
+        statement = select(table.c.item, table.c.ref_index).where(
+            table.c.scope == scope, table.c.item.in_(wanted)
+        )
+        return {row.item: row.ref_index for row in conn.execute(statement)}
+
+    def _raise_counter(self, conn: Connection, scope: str, floor: int, count: int) -> int:
+        """Move the counter to ``max(counter, floor) + count`` atomically; return the new value."""
+        table = self.scopes
+        current: ColumnElement[int] = self._greatest(table.c.last_index, floor)
+        statement = (
+            self._insert(table)
+            .values(scope=scope, last_index=floor + count)
+            .on_conflict_do_update(index_elements=["scope"], set_={"last_index": current + count})
+            .returning(table.c.last_index)
+        )
+        return int(conn.execute(statement).scalar_one())
+
+    def _insert_ids(self, conn: Connection, scope: str, wanted: Mapping[str, int]) -> set[str]:
+        """Insert the rows that are not there yet; return the hashes actually inserted."""
+        rows = [{"scope": scope, "item": h, "ref_index": i} for h, i in wanted.items()]
+        statement = self._insert(self.ids).on_conflict_do_nothing().returning(self.ids.c.item)
+        return {row.item for row in conn.execute(statement, rows)}
