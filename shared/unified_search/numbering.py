@@ -70,7 +70,9 @@ class Numbering:
         32
     """
 
-    def __init__(self, ledger: CitationLedger | None = None, *, fresh_capacity: int = 65536) -> None:
+    def __init__(
+        self, ledger: CitationLedger | None = None, *, fresh_capacity: int = 65536
+    ) -> None:
         self.ledger = ledger
         self._memory = CitationRegistry()
         self._lock = threading.Lock()
@@ -97,7 +99,7 @@ class Numbering:
             return Numbered(allocator.assign(items))
         if self._take_fresh(scope):
             cited = allocator.assign(items)
-            unwritten = {item.key: citation_index(item.citation_id or '') for item in cited}
+            unwritten = {item.key: citation_index(item.citation_id or "") for item in cited}
             return Numbered(cited, persisted=True, unwritten=unwritten)
         try:
             indices = await self._from_ledger(self.ledger, scope, allocator, items)
@@ -143,4 +145,6 @@ class Numbering:
 
 
 def _with_ids(items: Sequence[ResultItem], indices: Mapping[str, int]) -> list[ResultItem]:
-    return [item.model_copy(update={"citation_id": citation_id(indices[item.key])}) for item in items]
+    return [
+        item.model_copy(update={"citation_id": citation_id(indices[item.key])}) for item in items
+    ]

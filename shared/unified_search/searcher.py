@@ -53,6 +53,7 @@ class Ranked(NamedTuple):
     item: ResultItem
     score: float
 
+
 #: Where the builtin handler of each type lives; imported on first use, built by ``from_config``.
 DEFAULT_HANDLERS: dict[SearchType, tuple[str, str, str]] = {
     SearchType.WEB: ("unified_search.web.handler", "WebHandler", "all"),
@@ -256,8 +257,7 @@ class Searcher(Closable):
         )
         skips = [_skip_reason(r, config, allocator, provided_references) for r in batch]
         jobs = [
-            self._job(r, ctx_base, trace, skip, fetch)
-            for r, skip in zip(batch, skips, strict=True)
+            self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
         results = await fan_out(
             jobs,
