@@ -14,6 +14,15 @@ new rows. When two processes number the same new item at once, the row that
 lands first wins and the other's index is simply never used: a gap, never a
 duplicate. Items are keyed by a hash of ``ResultItem.key`` so that long URLs fit
 an index.
+
+Durability: a commit waiting for the disk would cost more than the whole
+search (about 4 ms here), so PostgreSQL commits these transactions without
+waiting for the WAL flush (``synchronous_commit = off``) and SQLite runs in WAL
+mode with ``synchronous = NORMAL``. A crash of the process loses nothing; a
+crash of the database server or the machine may lose the last moments of
+numbering, but never numbering that a search record saved after it depends on:
+both databases write their log in order, and the record's own durable commit
+flushes everything before it.
 """
 
 from __future__ import annotations
@@ -69,12 +78,14 @@ class Ledger:
         self.scopes = scopes
         self.ids = ids
         self._insert = insert
-        self._greatest = func.max if dialect == "sqlite" else func.greatest
+        self._postgres = dialect == "postgresql"
+        self._greatest = func.greatest if self._postgres else func.max
 
     def allocate(
         self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
     ) -> dict[str, int]:
         """Return the index of every key in ``scope``, numbering new keys after ``floor`` at least."""
+        self._without_waiting_for_disk(conn)
         hashes = {key: item_hash(key) for key in keys}
         found = self._indices(conn, scope, hashes.values())
         new = [h for h in dict.fromkeys(hashes.values()) if h not in found]
@@ -91,8 +102,13 @@ class Ledger:
         """Record indices handed out in memory (a scope nobody else knew yet)."""
         if not indices:
             return
+        self._without_waiting_for_disk(conn)
         self._raise_counter(conn, scope, max(indices.values()), 0)
         self._insert_ids(conn, scope, {item_hash(k): i for k, i in indices.items()})
+
+    def _without_waiting_for_disk(self, conn: Connection) -> None:
+        if self._postgres:
+            conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
 
     def _indices(self, conn: Connection, scope: str, hashes: Iterable[str]) -> dict[str, int]:
         wanted = list(hashes)

@@ -340,8 +340,10 @@ def _in_memory(engine: Engine) -> bool:
 def _tune_sqlite(engine: Engine) -> None:
     """Make concurrent writers queue instead of failing.
 
-    WAL keeps other processes' readers going while one writer writes; the busy
-    timeout makes a writer wait for the lock; ``BEGIN IMMEDIATE`` takes the
+    WAL keeps other processes' readers going while one writer writes (and with
+    ``synchronous = NORMAL`` a commit does not wait for the disk: a process crash
+    loses nothing, a power loss at most the last commits); the busy timeout
+    makes a writer wait for the lock; ``BEGIN IMMEDIATE`` takes the
     write lock at the start of every transaction (reads included, which are
     short), so none fails half-way when it would upgrade from reading to
     writing (SQLite does not wait in that case).
@@ -353,6 +355,7 @@ def _tune_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {_SQLITE_BUSY_SECONDS * 1000}")
         cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
