@@ -72,6 +72,8 @@ _DIALECTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
     "sqlite": sqlite.insert,
     "postgresql": postgresql.insert,
 }
+# PostgreSQL advisory lock taken while creating tables: any fixed number, the same in every process.
+_CREATE_LOCK = 7261020417
 # Seconds a SQLite writer waits for another writer's lock before failing.
 _SQLITE_BUSY_SECONDS = 30
 
@@ -117,8 +119,14 @@ class SearchStore(Closable):
         self._insert = _DIALECTS[self.engine.dialect.name]
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect.name)
-        with self._translate():
-            self.metadata.create_all(self.engine)
+        self._create_tables()
+
+    def _create_tables(self) -> None:
+        """Create the tables; workers starting together take turns (PostgreSQL would clash)."""
+        with self._connection() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_CREATE_LOCK})")
+            self.metadata.create_all(conn)
 
     # -- writing --------------------------------------------------------------------------
 
