@@ -28,7 +28,7 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
         }
     )
     kb = KBHandler.from_config(config)
-    kb.add_documents_sync("notes", NOTES)
+    kb.add_documents("notes", NOTES)
     return Searcher(config, handlers={"kb": kb})
 
 

@@ -54,7 +54,7 @@ class CiteFirst(MockLLM):
 async def searcher(tmp_path: Path) -> AsyncIterator[Searcher]:
     config = SearchConfig.load(profile={"kb": {"data_dir": str(tmp_path / "kb"), "threshold": 0.0}})
     kb = KBHandler.from_config(config)
-    await kb.add_documents("energy", DOCS)
+    await kb.aadd_documents("energy", DOCS)
     async with Searcher(config, handlers={"kb": kb}) as engine:
         yield engine
 
