@@ -183,64 +183,42 @@ class Searcher(Closable):
         requests: Sequence[RequestLike],
         *,
         mode: Mode | str = Mode.ALL,
-        request_id: str | None = None,
-        chat_id: str | None = None,
-        user: Mapping[str, Any] | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        top_n: int | None = None,
-        provided_references: int = 0,
-        sinks: Iterable[EventSink] = (),
+        **options: Unpack[RunOptions],
     ) -> SearchResponse:
         """Fan ``requests`` out, then merge, rerank, cite, store and report.
 
         Args:
             requests: what to search; dicts are validated into ``SearchRequest``.
             mode: ``all``, ``any`` or ``race``.
-            request_id: the citation scope; citation IDs continue within it. A new one by default.
-            chat_id: the conversation the search belongs to (stored with the record).
-            user: caller context (for example a tenant ID for database permission filters).
-            overrides: per-call configuration keys, applied over the Searcher's configuration.
-            top_n: how many items to keep; default: the requests' ``rerank.top_n`` or ``rerank.top_n``.
-            provided_references: references the user attached themselves (counts toward
-                ``options.skip_threshold``).
-            sinks: extra event sinks for this call only.
+            **options: the ``RunOptions``:
+                ``request_id``, the citation scope (citation IDs continue within it; a new
+                one by default); ``chat_id``, the conversation (stored with the record);
+                ``user``, caller context (for example a tenant ID for database permission
+                filters); ``overrides``, configuration keys applied over the Searcher's;
+                ``top_n``, how many items to keep (default: the requests' ``rerank.top_n``
+                or ``rerank.top_n``); ``provided_references``, references the user attached
+                themselves (they count toward ``options.skip_threshold``); ``sinks``, extra
+                event sinks for this call only.
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
-        return await self._execute(
-            _validate_requests(requests),
-            mode,
-            self._search_one,
-            request_id=request_id,
-            chat_id=chat_id,
-            user=user,
-            overrides=overrides,
-            top_n=top_n,
-            provided_references=provided_references,
-            sinks=sinks,
-        )
+        return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
 
     async def _execute(
         self,
         batch: list[SearchRequest],
         mode: Mode,
         fetch: Fetch,
-        *,
-        request_id: str | None = None,
-        chat_id: str | None = None,
-        user: Mapping[str, Any] | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        top_n: int | None = None,
-        provided_references: int = 0,
-        sinks: Iterable[EventSink] = (),
+        **options: Unpack[RunOptions],
     ) -> SearchResponse:
         started = time.perf_counter()
+        overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
         reranker = self._reranker(batch, config)
-        keep = _top_n(batch, config, top_n)
-        request_id = request_id or self.new_scope()
+        keep = _top_n(batch, config, options.get("top_n"))
+        request_id = options.get("request_id") or self.new_scope()
         allocator = self.numbering.allocator(request_id)
         trace = Trace(
-            self.events.with_sinks(sinks),
+            self.events.with_sinks(options.get("sinks", ())),
             request_id=request_id,
             chat_id=chat_id,
             language=config.options.language,
@@ -252,10 +230,11 @@ class Searcher(Closable):
             config=config,
             request_id=request_id,
             chat_id=chat_id,
-            user=user or {},
+            user=options.get("user") or {},
             delegates=self.delegates,
         )
-        skips = [_skip_reason(r, config, allocator, provided_references) for r in batch]
+        provided = options.get("provided_references", 0)
+        skips = [_skip_reason(r, config, allocator, provided) for r in batch]
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]

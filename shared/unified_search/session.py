@@ -23,7 +23,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict, Unpack
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -154,6 +154,23 @@ class SearchOptions(BaseModel):
         return SearchRequest.model_validate({**fields, **template, "query": query, "type": kind})
 
 
+class Call(TypedDict, total=False):
+    """Who is calling, and who listens: the keyword arguments of every session call."""
+
+    run: RunIds | None
+    """The caller's run identifiers (the first given is the citation scope)."""
+    sinks: Iterable[EventSink]
+    """Event sinks for this call only."""
+
+
+class _Addressed(TypedDict):
+    """Where a call's citations and events go (``Searcher`` options)."""
+
+    request_id: str | None
+    chat_id: str | None
+    sinks: Iterable[EventSink]
+
+
 @dataclass(frozen=True)
 class ToolAnswer:
     """What a tool call returns: the text for the model and the response behind it."""
@@ -197,12 +214,7 @@ class SearchSession:
         return (run.scope if run else None) or self.scope
 
     async def asearch(
-        self,
-        query: str,
-        options: SearchOptions | None = None,
-        *,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        self, query: str, options: SearchOptions | None = None, **call: Unpack[Call]
     ) -> SearchResponse:
         """Search ``query`` as ``options`` say, within the call's scope, under the failure policy."""
         options = options or SearchOptions()
@@ -214,8 +226,7 @@ class SearchSession:
             user=options.user,
             overrides=options.overrides,
             provided_references=options.provided_references,
-            sinks=sinks,
-            **self._ids(run),
+            **self._ids(call),
         )
         return checked(response, options.strict)
 
@@ -225,8 +236,7 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        **call: Unpack[Call],
     ) -> ToolAnswer:
         """Run the tool ``name`` with a model's ``arguments``, narrowed to ``limits``.
 
@@ -242,47 +252,38 @@ class SearchSession:
         args = spec.parse(arguments)
         limits = limits or ToolLimits()
         if spec.name == "retrieve_url":
-            response = await self.aretrieve(args.url, limits=limits, run=run, sinks=sinks)
+            response = await self.aretrieve(args.url, limits=limits, **call)
         else:
             request = SearchRequest(
                 query=args.query, type=spec.kind, limit=args.max_results, **spec.fields(args)
             )
             request = limits.request(request)
-            response = checked(
-                await self.searcher.asearch(
-                    request, top_n=request.limit, sinks=sinks, **self._ids(run)
-                )
-            )
+            found = await self.searcher.asearch(request, top_n=request.limit, **self._ids(call))
+            response = checked(found)
         return ToolAnswer(tool_text(response, self.searcher.config.citation), response)
 
     async def aretrieve(
-        self,
-        url: str,
-        *,
-        limits: ToolLimits | None = None,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
     ) -> SearchResponse:
         """Read one page and cite it in the call's scope (raises when it cannot be read)."""
         (limits or ToolLimits()).check_url(url)
-        response = await self.searcher.aretrieve(url, sinks=sinks, **self._ids(run))
-        return checked(response)
+        return checked(await self.searcher.aretrieve(url, **self._ids(call)))
 
-    def _ids(self, run: RunIds | None) -> dict[str, Any]:
-        return {"request_id": self.scope_for(run), "chat_id": run.chat_id if run else None}
+    def _ids(self, call: Call) -> _Addressed:
+        run = call.get("run")
+        return {
+            "request_id": self.scope_for(run),
+            "chat_id": run.chat_id if run else None,
+            "sinks": call.get("sinks", ()),
+        }
 
     # -- sync twins -----------------------------------------------------------------------
 
     def search(
-        self,
-        query: str,
-        options: SearchOptions | None = None,
-        *,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        self, query: str, options: SearchOptions | None = None, **call: Unpack[Call]
     ) -> SearchResponse:
         """Sync twin of ``asearch``."""
-        return run_sync(self.asearch(query, options, run=run, sinks=sinks))
+        return run_sync(self.asearch(query, options, **call))
 
     def call_tool(
         self,
@@ -290,19 +291,13 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        **call: Unpack[Call],
     ) -> ToolAnswer:
         """Sync twin of ``acall_tool``."""
-        return run_sync(self.acall_tool(name, arguments, limits=limits, run=run, sinks=sinks))
+        return run_sync(self.acall_tool(name, arguments, limits=limits, **call))
 
     def retrieve(
-        self,
-        url: str,
-        *,
-        limits: ToolLimits | None = None,
-        run: RunIds | None = None,
-        sinks: Iterable[EventSink] = (),
+        self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
     ) -> SearchResponse:
         """Sync twin of ``aretrieve``."""
-        return run_sync(self.aretrieve(url, limits=limits, run=run, sinks=sinks))
+        return run_sync(self.aretrieve(url, limits=limits, **call))
