@@ -28,7 +28,7 @@ flushes everything before it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from sqlalchemy import (
     Column,
@@ -39,8 +39,10 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    bindparam,
     func,
     select,
+    tuple_,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -72,14 +74,30 @@ def item_hash(key: str) -> str:
 
 
 class Ledger:
-    """The ledger's statements over one store's tables (called inside the store's transactions)."""
+    """The ledger's statements over one store's tables (called inside the store's transactions).
+
+    The statements are built once, with bound parameters, so each call only binds values.
+    """
 
     def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: str) -> None:
         self.scopes = scopes
         self.ids = ids
-        self._insert = insert
         self._postgres = dialect == "postgresql"
-        self._greatest = func.greatest if self._postgres else func.max
+        greatest = func.greatest if self._postgres else func.max
+        current: ColumnElement[int] = greatest(scopes.c.last_index, bindparam("floor"))
+        # Whole primary keys, so the lookup stays an index probe however large the scope grows.
+        self._select = select(ids.c.item, ids.c.ref_index).where(
+            tuple_(ids.c.scope, ids.c.item).in_(bindparam("keys", expanding=True))
+        )
+        self._raise = (
+            insert(scopes)
+            .values(scope=bindparam("scope"), last_index=bindparam("first"))
+            .on_conflict_do_update(
+                index_elements=["scope"], set_={"last_index": current + bindparam("count")}
+            )
+            .returning(scopes.c.last_index)
+        )
+        self._add = insert(ids).on_conflict_do_nothing().returning(ids.c.item)
 
     def allocate(
         self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
@@ -87,7 +105,7 @@ class Ledger:
         """Return the index of every key in ``scope``, numbering new keys after ``floor`` at least."""
         self._without_waiting_for_disk(conn)
         hashes = {key: item_hash(key) for key in keys}
-        found = self._indices(conn, scope, hashes.values())
+        found = self._indices(conn, scope, list(hashes.values()))
         new = [h for h in dict.fromkeys(hashes.values()) if h not in found]
         if new:
             top = self._raise_counter(conn, scope, floor, len(new))
@@ -110,30 +128,18 @@ class Ledger:
         if self._postgres:
             conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
 
-    def _indices(self, conn: Connection, scope: str, hashes: Iterable[str]) -> dict[str, int]:
-        wanted = list(hashes)
-        if not wanted:
+    def _indices(self, conn: Connection, scope: str, hashes: list[str]) -> dict[str, int]:
+        if not hashes:
             return {}
-        table = self.ids
-        statement = select(table.c.item, table.c.ref_index).where(
-            table.c.scope == scope, table.c.item.in_(wanted)
-        )
-        return {row.item: row.ref_index for row in conn.execute(statement)}
+        rows = conn.execute(self._select, {"keys": [(scope, h) for h in hashes]})
+        return {row.item: row.ref_index for row in rows}
 
     def _raise_counter(self, conn: Connection, scope: str, floor: int, count: int) -> int:
         """Move the counter to ``max(counter, floor) + count`` atomically; return the new value."""
-        table = self.scopes
-        current: ColumnElement[int] = self._greatest(table.c.last_index, floor)
-        statement = (
-            self._insert(table)
-            .values(scope=scope, last_index=floor + count)
-            .on_conflict_do_update(index_elements=["scope"], set_={"last_index": current + count})
-            .returning(table.c.last_index)
-        )
-        return int(conn.execute(statement).scalar_one())
+        values = {"scope": scope, "first": floor + count, "floor": floor, "count": count}
+        return int(conn.execute(self._raise, values).scalar_one())
 
     def _insert_ids(self, conn: Connection, scope: str, wanted: Mapping[str, int]) -> set[str]:
         """Insert the rows that are not there yet; return the hashes actually inserted."""
         rows = [{"scope": scope, "item": h, "ref_index": i} for h, i in wanted.items()]
-        statement = self._insert(self.ids).on_conflict_do_nothing().returning(self.ids.c.item)
-        return {row.item for row in conn.execute(statement, rows)}
+        return {row.item for row in conn.execute(self._add, rows)}
