@@ -172,7 +172,7 @@ class Ours:
                 {"id": d["_id"], "title": d.get("title") or "", "text": d["text"]}
                 for d in self.corpus
             ]
-            self.loop.run_until_complete(self.handler.add_documents("bench", docs))
+            self.loop.run_until_complete(self.handler.aadd_documents("bench", docs))
         return self.handler
 
     def searcher(self, overrides: dict[str, Any]) -> Callable[[KBHandler, str], Ranked]:

@@ -211,7 +211,9 @@ def quality(directory: Path) -> dict[str, float]:
     retriever, fused = ours(sources), peer(sources, False)
     # The async twins fuse exactly as the sync calls measured here.
     scored: dict[str, Callable[[str], list[str]]] = {
-        "unified-search": lambda q: [n.node.metadata["document_id"] for n in retriever.retrieve(q)],
+        "unified-search": lambda q: [
+            n.node.metadata["unified_search"]["document_id"] for n in retriever.retrieve(q)
+        ],
         "llamaindex": lambda q: [n.node.node_id for n in fused.retrieve(q)],
     }
     scored |= {f"bm25 {s.name} alone": lambda q, s=s: [d for d, _, _ in s.rank(q)] for s in sources}

@@ -1,21 +1,36 @@
-"""LangChain integration of unified-search (retrievers, tools, compressors, prompts, callbacks)."""
+"""LangChain integration of unified-search (retrievers, tools, compressors, prompts, callbacks).
 
-from langchain_unified_search.auto_search import AutoSearch
-from langchain_unified_search.callbacks import SearchTrace, UnifiedSearchCallbackHandler
-from langchain_unified_search.compressors import UnifiedSearchReranker
-from langchain_unified_search.documents import document_to_item, item_to_document
-from langchain_unified_search.output_parsers import CitationOutputParser, CitedAnswer
-from langchain_unified_search.prompts import citation_prompt, format_references
-from langchain_unified_search.retrievers import UnifiedSearchRetriever
-from langchain_unified_search.search_mode import SearchMode, search_mode
-from langchain_unified_search.tool_base import SearchTool, SearchToolException
-from langchain_unified_search.tools import (
+Needs the ``langchain`` extra: ``pip install "unified-search[langchain]"``.
+"""
+
+from unified_search._optional import require
+
+require("langchain_core", extra="langchain", purpose="langchain_unified_search")
+
+from langchain_unified_search.auto_search import AutoSearch  # noqa: E402
+from langchain_unified_search.callbacks import (  # noqa: E402
+    SearchTrace,
+    UnifiedSearchCallbackHandler,
+)
+from langchain_unified_search.compressors import UnifiedSearchReranker  # noqa: E402
+from langchain_unified_search.documents import (  # noqa: E402
+    citation_id_of,
+    document_to_item,
+    item_to_document,
+)
+from langchain_unified_search.output_parsers import CitationOutputParser, CitedAnswer  # noqa: E402
+from langchain_unified_search.prompts import citation_prompt, format_references  # noqa: E402
+from langchain_unified_search.retrievers import UnifiedSearchRetriever  # noqa: E402
+from langchain_unified_search.search_mode import SearchMode, search_mode  # noqa: E402
+from langchain_unified_search.tool_base import SearchTool, SearchToolException  # noqa: E402
+from langchain_unified_search.tools import (  # noqa: E402
     DBSearchTool,
     KBSearchTool,
     RetrieveURLTool,
     WebSearchTool,
     search_tools,
 )
+from unified_search import __version__  # noqa: E402
 
 __all__ = [
     "AutoSearch",
@@ -32,6 +47,8 @@ __all__ = [
     "UnifiedSearchReranker",
     "UnifiedSearchRetriever",
     "WebSearchTool",
+    "__version__",
+    "citation_id_of",
     "citation_prompt",
     "document_to_item",
     "format_references",

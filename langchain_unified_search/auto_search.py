@@ -13,6 +13,10 @@ It searches as an ``auto`` source, so the Searcher itself skips when
 already did: the state says ``searched: True`` or carries a ``context`` with
 references (which is injected as is), or the messages already hold the
 injected system message.
+
+Failures follow the one policy: when every source fails the search raises (add
+``.with_fallbacks([RunnablePassthrough()])`` to answer without references), when
+some fail the others' references are injected.
 """
 
 from __future__ import annotations
@@ -39,17 +43,13 @@ from langchain_core.runnables import (
 )
 from pydantic import ConfigDict
 
-from langchain_unified_search._binding import (
-    SearcherBinding,
-    SourceSelection,
-    check_strict,
-    run_ids,
-)
+from langchain_unified_search.binding import SessionBinding
 from langchain_unified_search.documents import document_to_item
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
 from langchain_unified_search.prompts import reference_context, references_system_text
 from unified_search.config import CitationConfig
 from unified_search.response import SearchResponse
+from unified_search.session import RunIds, SearchOptions
 from unified_search.types import ReferenceContext, ResultItem, Source
 
 #: ID prefix of the injected system message; its presence means the search already ran.
@@ -75,7 +75,7 @@ class _Plan:
         return f"{MARKER}:{digest}"
 
 
-class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, State]):
+class AutoSearch(SessionBinding, SearchOptions, RunnableSerializable[Any, State]):
     """Search the conversation's last user message and inject cited references.
 
     Example:
@@ -84,7 +84,7 @@ class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, Sta
         >>> chain.invoke("What is our refund policy?").references  # doctest: +SKIP
     """
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=False)
 
     source: Source = Source.AUTO
 
@@ -108,12 +108,12 @@ class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, Sta
         plan = self._plan(input)
         if not plan.search or plan.query is None:
             return _finish(plan, None)
-        response = self.engine.run(
-            self.requests(plan.query),
+        response = self.bound.search(
+            plan.query,
+            self._options(plan),
+            run=_run_ids(plan, config),
             sinks=custom_event_sink(run_manager),
-            **self._options(plan, config),
         )
-        check_strict(response, self.strict)
         return _finish(plan, response)
 
     async def _asearch(
@@ -122,12 +122,12 @@ class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, Sta
         plan = self._plan(input)
         if not plan.search or plan.query is None:
             return _finish(plan, None)
-        response = await self.engine.arun(
-            self.requests(plan.query),
+        response = await self.bound.asearch(
+            plan.query,
+            self._options(plan),
+            run=_run_ids(plan, config),
             sinks=acustom_event_sink(run_manager),
-            **self._options(plan, config),
         )
-        check_strict(response, self.strict)
         return _finish(plan, response)
 
     def _plan(self, input: Any) -> _Plan:
@@ -142,14 +142,13 @@ class AutoSearch(SearcherBinding, SourceSelection, RunnableSerializable[Any, Sta
         )
         return replace(plan, search=not _already_searched(plan))
 
-    def _options(self, plan: _Plan, config: RunnableConfig) -> dict[str, Any]:
-        ids = run_ids({**config.get("configurable", {}), **plan.state})
-        return {
-            **ids,
-            "mode": self.mode,
-            "top_n": self.k,
-            "provided_references": len(plan.documents),
-        }
+    def _options(self, plan: _Plan) -> SearchOptions:
+        return self.merged({"provided_references": len(plan.documents)})
+
+
+def _run_ids(plan: _Plan, config: RunnableConfig) -> RunIds:
+    """The run identifiers of the run's ``configurable``, or of the state itself."""
+    return RunIds.from_values({**config.get("configurable", {}), **plan.state})
 
 
 def as_state(value: Any) -> State:

@@ -30,6 +30,8 @@ class SearchTrace:
     """
 
     root: TraceNode
+    request_id: str = ""
+    """The citation scope the search belongs to."""
     children: dict[str, TraceNode] = field(default_factory=dict)
     progress: list[str] = field(default_factory=list)
 
@@ -65,7 +67,7 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
     """Build a trace tree per search from the custom events, and forward progress text.
 
     Pass it in ``config={"callbacks": [handler]}`` of any retriever, tool or
-    chain of this package. ``traces`` maps each request ID to its ``SearchTrace``
+    chain of this package. ``traces`` maps each search's ``search_id`` to its ``SearchTrace``
     (timings, counts, errors); ``on_progress`` receives every progress message
     ("Searching…", "Found 3 references") as it happens, for a UI.
 
@@ -100,13 +102,14 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
         if event.name is EventName.SEARCH_PROGRESS:
             self._progress(event)
         elif event.node is not None:
-            self._record(event.request_id, event.node)
+            self._record(event, event.node)
 
-    def _record(self, request_id: str, node: TraceNode) -> None:
-        trace = self.traces.get(request_id)
+    def _record(self, event: SearchEvent, node: TraceNode) -> None:
+        search_id = event.search_id or event.request_id
+        trace = self.traces.get(search_id)
         if node.kind == "search":
             if trace is None:
-                self.traces[request_id] = SearchTrace(root=node)
+                self.traces[search_id] = SearchTrace(root=node, request_id=event.request_id)
             else:
                 trace.root = node
         elif trace is not None:
@@ -114,7 +117,7 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
 
     def _progress(self, event: SearchEvent) -> None:
         text = event.message or ""
-        trace = self.traces.get(event.request_id)
+        trace = self.traces.get(event.search_id or event.request_id)
         if trace is not None:
             trace.progress.append(text)
         if self.on_progress is None:

@@ -8,25 +8,21 @@ from typing import Any
 from langchain_core.callbacks import Callbacks
 from langchain_core.documents import Document
 from langchain_core.documents.compressor import BaseDocumentCompressor
-from pydantic import ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from langchain_unified_search._binding import SearcherBinding
-from langchain_unified_search.documents import document_to_item, with_metadata
+from langchain_unified_search.binding import SessionBinding
+from langchain_unified_search.documents import document_to_item, with_core_values
 from unified_search._sync import run_sync
-from unified_search.rerank.base import Reranker
-from unified_search.rerank.registry import get_reranker
-
-#: Metadata key carrying a document's position while it goes through the reranker.
-_POSITION = "__unified_search_position"
 
 
-class UnifiedSearchReranker(SearcherBinding, BaseDocumentCompressor):
+class UnifiedSearchReranker(SessionBinding, BaseDocumentCompressor):
     """Rerank documents with a core reranker and keep the best ``top_n``.
 
-    ``reranker`` is any name the core registry knows (``weighted`` by default;
-    an unknown name fails at construction and lists the valid ones). Agent and
-    MCP rerankers use the delegates of the bound Searcher. The documents come
-    back as copies, best first, with ``rerank_score`` in their metadata.
+    ``reranker`` is any name the core knows (``weighted`` by default; an unknown
+    name fails at construction and lists the valid ones). Agent and MCP
+    rerankers use the delegates of the bound Searcher. Any documents work,
+    whatever metadata their loader set: they come back as copies, best first,
+    with their metadata unchanged but for ``metadata["unified_search"]["rerank_score"]``.
 
     Example:
         >>> from langchain_classic.retrievers import ContextualCompressionRetriever  # doctest: +SKIP
@@ -42,11 +38,10 @@ class UnifiedSearchReranker(SearcherBinding, BaseDocumentCompressor):
     """Core reranker name (``uses.rerank`` values): ``weighted``, ``rrf``, ``cross_encoder`` ..."""
     top_n: int | None = Field(default=None, ge=1)
     """Documents to keep; ``None`` keeps them all, reordered."""
-    _impl: Reranker | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
-    def _build_reranker(self) -> Any:
-        self._impl = get_reranker(self.reranker, self.engine.config, self.engine.delegates)
+    def _check_reranker(self) -> Any:
+        self.engine.reranker(self.reranker)
         return self
 
     def compress_documents(
@@ -59,17 +54,9 @@ class UnifiedSearchReranker(SearcherBinding, BaseDocumentCompressor):
         self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
     ) -> Sequence[Document]:
         """Rerank ``documents`` for ``query``; no documents means no work."""
-        if not documents:
-            return []
-        assert self._impl is not None
-        items = [
-            document_to_item(with_metadata(doc, {_POSITION: i})) for i, doc in enumerate(documents)
-        ]
-        ranked = await self._impl.rerank(query, items, top_n=self.top_n)
+        items = [document_to_item(doc) for doc in documents]
+        ranked = await self.engine.arerank(query, items, reranker=self.reranker, top_n=self.top_n)
         return [
-            with_metadata(
-                documents[item.metadata[_POSITION]],
-                {"rerank_score": item.metadata.get("rerank_score")},
-            )
-            for item in ranked
+            with_core_values(documents[position], {"rerank_score": score})
+            for position, _, score in ranked
         ]

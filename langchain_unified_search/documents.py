@@ -1,10 +1,9 @@
 """Conversions between LangChain ``Document``s and the core's items and references.
 
-A document's metadata holds the core fields flat (``citation_id``, ``type``,
-``source``, ``weight``, ``score``, ``title``, ``url``, ``document_id``,
-``collection``, ``model``, ``record_id``, ``data``) followed by the item's own
-metadata (``provider``, ``rerank_score`` ...), so converting back gives the
-same item. Documents that came from elsewhere convert with defaults.
+A document made here carries the item's own metadata at the top level and the
+core fields under ``metadata["unified_search"]`` (see ``unified_search.metadata``),
+so converting back gives the same item, and metadata a loader set (``source``,
+``page`` ...) is never read as a core field and comes back unchanged.
 """
 
 from __future__ import annotations
@@ -14,23 +13,19 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from unified_search.types import ITEM_FIELDS, Reference, ResultItem, SearchType
+from unified_search.metadata import METADATA_KEY, core_fields, item_from_metadata, item_metadata
+from unified_search.types import Reference, ResultItem, SearchType
 
 
 def item_to_document(item: ResultItem) -> Document:
     """Turn a found item into a document whose metadata keeps every core field.
 
     Example:
-        >>> item_to_document(ResultItem(type="kb", content="x", citation_id="ref_001")).metadata["citation_id"]
+        >>> doc = item_to_document(ResultItem(type="kb", content="x", citation_id="ref_001"))
+        >>> doc.metadata["unified_search"]["citation_id"]
         'ref_001'
     """
-    fields = item.model_dump(mode="json", include=set(ITEM_FIELDS), exclude_none=True)
-    return Document(page_content=item.content, metadata={**item.metadata, **fields})
-
-
-def reference_to_document(reference: Reference) -> Document:
-    """Turn a cited reference into a document (its ``id`` becomes ``citation_id``)."""
-    return item_to_document(reference_to_item(reference))
+    return Document(page_content=item.content, metadata=item_metadata(item))
 
 
 def reference_to_item(reference: Reference) -> ResultItem:
@@ -40,15 +35,8 @@ def reference_to_item(reference: Reference) -> ResultItem:
 
 
 def document_to_item(document: Document, default_type: SearchType = SearchType.KB) -> ResultItem:
-    """Turn any document into an item; missing fields take their defaults.
-
-    Documents from other retrievers have no ``type``: they count as ``default_type``.
-    """
-    meta = document.metadata
-    fields: dict[str, Any] = {key: meta[key] for key in ITEM_FIELDS if meta.get(key) is not None}
-    fields.setdefault("type", default_type)
-    extra = {key: value for key, value in meta.items() if key not in ITEM_FIELDS}
-    return ResultItem(content=document.page_content, metadata=extra, **fields)
+    """Turn any document into an item; one from another loader or retriever counts as ``default_type``."""
+    return item_from_metadata(document.page_content, document.metadata, default_type=default_type)
 
 
 def items_to_documents(items: Iterable[ResultItem]) -> list[Document]:
@@ -56,6 +44,14 @@ def items_to_documents(items: Iterable[ResultItem]) -> list[Document]:
     return [item_to_document(item) for item in items]
 
 
-def with_metadata(document: Document, values: Mapping[str, Any]) -> Document:
-    """Return a copy of ``document`` with ``values`` added to its metadata."""
-    return document.model_copy(update={"metadata": {**document.metadata, **values}})
+def with_core_values(document: Document, values: Mapping[str, Any]) -> Document:
+    """Return a copy of ``document`` with ``values`` added under its core key, nowhere else."""
+    current = document.metadata.get(METADATA_KEY)
+    fields = {**(current if isinstance(current, Mapping) else {}), **values}
+    return document.model_copy(update={"metadata": {**document.metadata, METADATA_KEY: fields}})
+
+
+def citation_id_of(document: Document) -> str | None:
+    """The citation ID of a document made by this package (``None`` for any other)."""
+    cid = core_fields(document.metadata).get("citation_id")
+    return str(cid) if cid else None

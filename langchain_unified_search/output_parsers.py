@@ -39,8 +39,18 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
     """Find the citations in an answer and resolve them against the references.
 
     The references are given at construction, or with each input as a mapping
-    ``{"answer": <text or message>, "context": <references, documents or context>}``,
-    which is what ``AutoSearch`` followed by a model step produces.
+    ``{"answer": <text or message>, "references": <context, documents or references>}``
+    (``context`` is accepted for ``references``), which is what a chain keeping its
+    references next to the answer produces::
+
+        chain = (
+            {"references": retriever | format_references(), "question": RunnablePassthrough()}
+            | RunnablePassthrough.assign(answer=citation_prompt() | model)
+            | CitationOutputParser()
+        )
+
+    and what ``AutoSearch(...).with_model(model)`` produces. Citations matching
+    none of those references are listed in ``unknown``.
 
     Example:
         >>> parser = CitationOutputParser()
@@ -89,10 +99,10 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
     def _with_context(self, state: Mapping[str, Any]) -> CitationOutputParser:
         if "answer" not in state:
             raise KeyError(
-                "the input mapping needs an 'answer' (and a 'context' to resolve against)"
+                "the input mapping needs an 'answer' (and 'references' to resolve against)"
             )
-        context: ReferencesLike = state.get("context") or []
-        references = reference_context(context).references
+        given: ReferencesLike = state.get("references") or state.get("context") or []
+        references = reference_context(given).references
         return self.model_copy(update={"references": references})
 
     @property

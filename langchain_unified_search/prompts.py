@@ -1,14 +1,17 @@
 """The citation prompt and the reference formatter, with the core's wording and settings.
 
 ``citation_prompt`` is a ``ChatPromptTemplate`` taking ``question`` and
-``references`` (the ``<references>`` XML block; ``format_references`` builds it
-from documents, items, references or a search response) and, optionally, the
-earlier ``history`` messages.
+``references`` (the ``<references>`` XML block) and, optionally, the earlier
+``history`` messages. ``format_references`` builds the block from documents,
+items, references or a search response: its ``ReferenceContext`` formats into
+the prompt as the XML text, and keeps the references for ``CitationOutputParser``.
+Given a mapping, it formats the ``references`` entry and passes the rest on, so
+``format_references() | citation_prompt()`` composes directly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.documents import Document
@@ -69,15 +72,24 @@ def _as_item(entry: Document | ResultItem | Reference) -> ResultItem:
 
 def format_references(
     config: SearchConfig | CitationConfig | None = None,
-) -> Runnable[Any, ReferenceContext]:
+) -> Runnable[Any, Any]:
     """Return a runnable turning documents (or items, references, a response) into a ``ReferenceContext``.
+
+    A mapping input keeps its other keys and has its ``references`` entry formatted,
+    ready for ``citation_prompt()``.
 
     Example:
         >>> context = format_references().invoke([Document(page_content="Paris is in France.")])
-        >>> context.references[0].id
-        'ref_001'
+        >>> context.references[0].id, str(context).startswith("<references>")
+        ('ref_001', True)
     """
-    return RunnableLambda(lambda value: reference_context(value, config), name="format_references")
+
+    def run(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {**value, "references": reference_context(value["references"], config)}
+        return reference_context(value, config)
+
+    return RunnableLambda(run, name="format_references")
 
 
 def references_system_text(context: ReferenceContext) -> str:

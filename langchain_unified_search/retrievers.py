@@ -1,4 +1,4 @@
-"""``UnifiedSearchRetriever``: the Searcher as a LangChain retriever."""
+"""``UnifiedSearchRetriever``: the search policy as a LangChain retriever."""
 
 from __future__ import annotations
 
@@ -10,63 +10,76 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
-from langchain_unified_search._binding import (
-    SearcherBinding,
-    SourceSelection,
-    call_options,
-    check_strict,
-)
+from langchain_unified_search.binding import SessionBinding, run_ids
 from langchain_unified_search.documents import items_to_documents
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
-from unified_search.response import SearchResponse
+from unified_search.session import RunIds, SearchOptions
+
+#: The keyword argument carrying the run identifiers from ``invoke`` to the search.
+_RUN = "run_ids"
 
 
-class UnifiedSearchRetriever(SearcherBinding, SourceSelection, BaseRetriever):
+class UnifiedSearchRetriever(SessionBinding, SearchOptions, BaseRetriever):
     """Search the web, a knowledge base and databases in parallel and return cited documents.
 
-    Every document's metadata carries ``citation_id``, ``type``, ``source``,
+    Every document carries the item's own metadata and, under
+    ``metadata["unified_search"]``, its ``citation_id``, ``type``, ``source``,
     ``weight``, ``score``, ``title``, ``url`` and the source's identifiers.
-    A failed source is reported as a ``search_item_failed`` custom event and is
-    simply missing from the documents, unless ``strict`` is set.
+    Citation IDs are unique within the scope of ``configurable``'s
+    ``request_id``, ``thread_id`` or ``chat_id``, else within this retriever's
+    session. When every source fails the first ``SearchError`` is raised (so
+    ``with_fallbacks`` and ``with_retry`` take over); a partial failure returns
+    the other sources' documents and reports the failure as a
+    ``search_item_failed`` event; ``strict`` raises on any failure.
 
-    Per call, ``invoke`` accepts ``k``, ``types``, ``collections``, ``models``,
-    ``mode``, ``source``, ``strict`` and the Searcher options ``request_id``,
-    ``chat_id``, ``user``, ``overrides`` and ``provided_references``.
+    Per call, ``invoke`` accepts every ``SearchOptions`` field (``k``, ``types`` ...).
 
     Example:
         >>> retriever = UnifiedSearchRetriever(
         ...     config={"kb": {"collections": ["docs"]}}, types=["kb"], k=3
         ... )  # doctest: +SKIP
-        >>> retriever.invoke("how do I rotate keys?", k=5)  # doctest: +SKIP
+        >>> retriever.invoke("how do I rotate keys?", config={"configurable": {"thread_id": "t1"}})  # doctest: +SKIP
     """
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=False)
+
+    def invoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Retrieve documents for ``input`` within the run's citation scope."""
+        return super().invoke(input, config, **kwargs, **{_RUN: run_ids(config)})
+
+    async def ainvoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Async twin of ``invoke``."""
+        return await super().ainvoke(input, config, **kwargs, **{_RUN: run_ids(config)})
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        run_ids: RunIds | None = None,
+        **kwargs: Any,
     ) -> list[Document]:
-        selection = self.selection(kwargs)
-        response = self.engine.run(
-            selection.requests(query),
-            sinks=custom_event_sink(run_manager),
-            **call_options(kwargs, selection),
+        response = self.bound.search(
+            query, self.merged(kwargs), run=run_ids, sinks=custom_event_sink(run_manager)
         )
-        return _documents(response, selection)
+        return items_to_documents(response.items)
 
     async def _aget_relevant_documents(
-        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+        self,
+        query: str,
+        *,
+        run_manager: AsyncCallbackManagerForRetrieverRun,
+        run_ids: RunIds | None = None,
+        **kwargs: Any,
     ) -> list[Document]:
-        selection = self.selection(kwargs)
-        response = await self.engine.arun(
-            selection.requests(query),
-            sinks=acustom_event_sink(run_manager),
-            **call_options(kwargs, selection),
+        response = await self.bound.asearch(
+            query, self.merged(kwargs), run=run_ids, sinks=acustom_event_sink(run_manager)
         )
-        return _documents(response, selection)
-
-
-def _documents(response: SearchResponse, selection: SourceSelection) -> list[Document]:
-    check_strict(response, selection.strict)
-    return items_to_documents(response.items)
+        return items_to_documents(response.items)

@@ -1,10 +1,17 @@
-"""LlamaIndex integration of unified-search (retrievers, postprocessors, prompts, instrumentation)."""
+"""LlamaIndex integration of unified-search (retrievers, postprocessors, prompts, instrumentation).
+
+Needs the ``llamaindex`` extra: ``pip install "unified-search[llamaindex]"``.
+"""
 
 from __future__ import annotations
 
-from llama_index_unified_search.citations import ResolvedCitations, resolve_citations
-from llama_index_unified_search.collector import SearchTraceCollector
-from llama_index_unified_search.events import (
+from unified_search._optional import require
+
+require("llama_index.core", extra="llamaindex", purpose="llama_index_unified_search")
+
+from llama_index_unified_search.citations import ResolvedCitations, resolve_citations  # noqa: E402
+from llama_index_unified_search.collector import SearchTraceCollector  # noqa: E402
+from llama_index_unified_search.events import (  # noqa: E402
     UnifiedSearchCompleteEvent,
     UnifiedSearchEvent,
     UnifiedSearchItemCompleteEvent,
@@ -14,11 +21,17 @@ from llama_index_unified_search.events import (
     UnifiedSearchProgressEvent,
     UnifiedSearchStartEvent,
 )
-from llama_index_unified_search.nodes import ReferenceNode, item_to_node, node_to_item
-from llama_index_unified_search.postprocessor import UnifiedRerankPostprocessor
-from llama_index_unified_search.prompts import citation_qa_template, citation_refine_template
-from llama_index_unified_search.retriever import UnifiedSearchRetriever
-from llama_index_unified_search.tools import UnifiedSearchToolSpec
+from llama_index_unified_search.nodes import (  # noqa: E402
+    ReferenceNode,
+    citation_id_of,
+    item_to_node,
+    node_to_item,
+)
+from llama_index_unified_search.postprocessor import UnifiedRerankPostprocessor  # noqa: E402
+from llama_index_unified_search.prompts import citation_qa_template, citation_refine_template  # noqa: E402
+from llama_index_unified_search.retriever import UnifiedSearchRetriever  # noqa: E402
+from llama_index_unified_search.tools import UnifiedSearchToolSpec  # noqa: E402
+from unified_search import __version__  # noqa: E402
 
 __all__ = [
     "ReferenceNode",
@@ -35,6 +48,8 @@ __all__ = [
     "UnifiedSearchRetriever",
     "UnifiedSearchStartEvent",
     "UnifiedSearchToolSpec",
+    "__version__",
+    "citation_id_of",
     "citation_qa_template",
     "citation_refine_template",
     "item_to_node",

@@ -8,6 +8,7 @@ from typing import Any
 
 from llama_index.core.schema import NodeWithScore
 
+from llama_index_unified_search.nodes import citation_id_of
 from unified_search.citations import parse_citations
 from unified_search.config import CitationConfig, SearchConfig
 
@@ -63,7 +64,7 @@ def _by_citation_id(nodes: Sequence[NodeWithScore]) -> dict[str, NodeWithScore]:
     """Index nodes by citation ID; the first node carrying an ID wins."""
     by_id: dict[str, NodeWithScore] = {}
     for node in nodes:
-        cid = node.node.metadata.get("citation_id")
+        cid = citation_id_of(node.node)
         if cid:
-            by_id.setdefault(str(cid), node)
+            by_id.setdefault(cid, node)
     return by_id

@@ -42,28 +42,32 @@ class SearchTraceCollector(BaseEventHandler):
             with self._lock:
                 self._events.append(event)
 
-    def events(self, request_id: str | None = None) -> list[UnifiedSearchEvent]:
-        """Return the collected events in arrival order, optionally for one search only."""
+    def events(self, search_id: str | None = None) -> list[UnifiedSearchEvent]:
+        """Return the collected events in arrival order, optionally of one search only."""
         with self._lock:
             events = list(self._events)
-        return [e for e in events if request_id is None or e.request_id == request_id]
+        return [e for e in events if search_id is None or e.search_id == search_id]
+
+    def search_ids(self) -> list[str]:
+        """Return the searches seen, in the order they started."""
+        return list(dict.fromkeys(e.search_id for e in self.events() if e.search_id is not None))
 
     def request_ids(self) -> list[str]:
-        """Return the searches seen, in the order they started."""
+        """Return the citation scopes seen, in the order they first appeared."""
         return list(dict.fromkeys(event.request_id for event in self.events()))
 
-    def progress(self, request_id: str | None = None) -> list[str]:
+    def progress(self, search_id: str | None = None) -> list[str]:
         """Return the progress messages in order."""
         return [
             event.message
-            for event in self.events(request_id)
+            for event in self.events(search_id)
             if event.name is EventName.SEARCH_PROGRESS and event.message is not None
         ]
 
-    def trace(self, request_id: str) -> list[TraceNode]:
+    def trace(self, search_id: str) -> list[TraceNode]:
         """Return the latest state of each node of one search: the root, then its requests."""
         latest: dict[str, TraceNode] = {}
-        for event in self.events(request_id):
+        for event in self.events(search_id):
             if event.node is not None:
                 latest[event.node.id] = event.node
         nodes = list(latest.values())

@@ -28,6 +28,9 @@ class UnifiedSearchEvent(BaseEvent):
 
     name: EventName
     request_id: str
+    """The citation scope the search belongs to."""
+    search_id: str | None = None
+    """This one search."""
     chat_id: str | None = None
     node: TraceNode | None = None
     """The trace node that changed (the whole search, or one request)."""
@@ -93,6 +96,7 @@ def from_search_event(
     return EVENT_CLASSES[event.name](
         name=event.name,
         request_id=event.request_id,
+        search_id=event.search_id,
         chat_id=event.chat_id,
         node=event.node,
         message=event.message,

@@ -1,14 +1,14 @@
-"""Run a core search inside a LlamaIndex span and re-emit its events there.
+"""Run a search inside a LlamaIndex span and re-emit its events there.
 
-Every search made by this package goes through ``search`` or ``asearch``, so
+Every search made by this package goes through ``asearch`` or ``search``, so
 LlamaIndex span handlers see one span per search and event handlers see the
 core's events (as ``UnifiedSearchEvent`` subclasses) tagged with that span.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 # llama_index.core.instrumentation re-exports these without an __all__.
 from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
@@ -18,11 +18,10 @@ from llama_index.core.instrumentation.dispatcher import (  # type: ignore[attr-d
 from llama_index.core.instrumentation.span import active_span_id
 
 from llama_index_unified_search.events import from_search_event
-from unified_search.events import SearchEvent
-from unified_search.response import SearchResponse
-from unified_search.searcher import RequestLike, Searcher
+from unified_search.events import EventSink, SearchEvent
 
 dispatcher = get_dispatcher(__name__)
+T = TypeVar("T")
 
 
 class EventForwarder:
@@ -51,14 +50,12 @@ class EventForwarder:
 
 
 @dispatcher.span
-def search(searcher: Searcher, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
-    """Run ``searcher.run`` in a span, forwarding its events (safe in sync LlamaIndex code)."""
-    return searcher.run(requests, sinks=[EventForwarder.capture()], **options)
+async def asearch(search: Callable[[list[EventSink]], Awaitable[T]]) -> T:
+    """Await ``search(sinks)`` in a span, its events forwarded into the span."""
+    return await search([EventForwarder.capture()])
 
 
 @dispatcher.span
-async def asearch(
-    searcher: Searcher, requests: Sequence[RequestLike], **options: Any
-) -> SearchResponse:
-    """Await ``searcher.arun`` in a span, forwarding its events."""
-    return await searcher.arun(requests, sinks=[EventForwarder.capture()], **options)
+def search(search: Callable[[list[EventSink]], T]) -> T:
+    """Sync twin of ``asearch``: the span opens in the caller's thread and context."""
+    return search([EventForwarder.capture()])

@@ -1,26 +1,26 @@
 """Conversions between the core's ``ResultItem`` and LlamaIndex nodes, both ways.
 
-A node made here carries the citation fields in its metadata and keeps them out
-of embeddings; when a prompt asks for the node in LLM mode it is shown as the
-core's ``<ref>`` element (escaped by the core), so a query engine's context
-reads like the ``<references>`` block the citation prompt talks about.
+A node made here carries the item's own metadata at the top level and the core
+fields under ``metadata["unified_search"]`` (see ``unified_search.metadata``),
+kept out of embeddings; when a prompt asks for the node in LLM mode it is shown
+as the core's ``<ref>`` element (escaped by the core), so a query engine's
+context reads like the ``<references>`` block the citation prompt talks about.
+Nodes from readers (``SimpleDirectoryReader`` sets ``file_path``,
+``file_name``, ``page_label`` ...) keep their metadata as it is.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, TextNode
 
 from unified_search.citations import render_ref
-from unified_search.types import ITEM_FIELDS, Reference, ResultItem, SearchType, Source
+from unified_search.metadata import core_fields, item_from_metadata, item_metadata
+from unified_search.types import Reference, ResultItem, Source
 
 # Fixed so that the same item maps to the same node id in every run and process.
 _NODE_NAMESPACE = uuid.UUID("6f1c5a52-3f7e-4d0b-9a4e-2b8f7f0c1d11")
-
-#: The only metadata an embedding sees: the rest describes provenance, not content.
-_EMBEDDED_KEYS = frozenset({"title"})
 
 
 class ReferenceNode(TextNode):
@@ -42,7 +42,7 @@ class ReferenceNode(TextNode):
 
     def get_content(self, metadata_mode: MetadataMode = MetadataMode.NONE) -> str:
         """Return the text, or the ``<ref>`` element when rendering for an LLM."""
-        if metadata_mode is not MetadataMode.LLM or not self.metadata.get("citation_id"):
+        if metadata_mode is not MetadataMode.LLM or not citation_id_of(self):
             return super().get_content(metadata_mode)
         reference = Reference.from_item(node_to_item(NodeWithScore(node=self)))
         return render_ref(reference)
@@ -53,12 +53,10 @@ def node_id(item: ResultItem) -> str:
     return str(uuid.uuid5(_NODE_NAMESPACE, item.key))
 
 
-def _metadata(item: ResultItem) -> dict[str, Any]:
-    values = item.model_dump(mode="json")  # node metadata must stay JSON-serialisable
-    metadata = {key: values[key] for key in ITEM_FIELDS if values[key] is not None}
-    if values["metadata"]:
-        metadata["extra"] = values["metadata"]
-    return metadata
+def citation_id_of(node: BaseNode) -> str | None:
+    """The citation ID of a node made by this package (``None`` for any other)."""
+    cid = core_fields(node.metadata).get("citation_id")
+    return str(cid) if cid else None
 
 
 def item_score(item: ResultItem) -> float:
@@ -68,12 +66,12 @@ def item_score(item: ResultItem) -> float:
 
 def item_to_node(item: ResultItem) -> NodeWithScore:
     """Turn a result item into a scored node carrying its citation metadata."""
-    metadata = _metadata(item)
+    metadata = item_metadata(item)
     node = ReferenceNode(
         id_=node_id(item),
         text=item.content,
         metadata=metadata,
-        excluded_embed_metadata_keys=[key for key in metadata if key not in _EMBEDDED_KEYS],
+        excluded_embed_metadata_keys=list(metadata),
         excluded_llm_metadata_keys=list(metadata),
     )
     return NodeWithScore(node=node, score=item_score(item))
@@ -82,30 +80,15 @@ def item_to_node(item: ResultItem) -> NodeWithScore:
 def node_to_item(scored: NodeWithScore) -> ResultItem:
     """Turn a node back into a result item.
 
-    Nodes made by this package round-trip exactly (their metadata says what
-    they are). Any other node becomes a knowledge-base item identified by its
-    node id, scored by its ``NodeWithScore`` score.
+    Nodes made by this package round-trip exactly. Any other node becomes a
+    knowledge-base item identified by its node id, scored by its
+    ``NodeWithScore`` score, its metadata kept as the item's own.
     """
     node = scored.node
-    if node.metadata.get("citation_id") and "type" in node.metadata:
-        return _item_from_metadata(node)
-    return ResultItem(
-        type=SearchType.KB,
-        title=str(node.metadata.get("title", "")),
-        content=node.get_content(MetadataMode.NONE),
-        score=scored.score if scored.score is not None else 0.0,
-        source=Source.USER,
-        document_id=node.node_id,
-    )
-
-
-def _item_from_metadata(node: BaseNode) -> ResultItem:
-    metadata = node.metadata
-    fields = {key: metadata[key] for key in ITEM_FIELDS if key in metadata}
-    return ResultItem.model_validate(
-        {
-            **fields,
-            "content": node.get_content(MetadataMode.NONE),
-            "metadata": metadata.get("extra", {}),
-        }
+    content = node.get_content(MetadataMode.NONE)
+    if core_fields(node.metadata):
+        return item_from_metadata(content, node.metadata)
+    score = scored.score if scored.score is not None else 0.0
+    return item_from_metadata(
+        content, node.metadata, score=score, source=Source.USER, document_id=node.node_id
     )

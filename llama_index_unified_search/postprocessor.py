@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
-from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
-from llama_index_unified_search.nodes import item_score, node_to_item
-from llama_index_unified_search.retriever import resolve_searcher
+from llama_index_unified_search.nodes import node_to_item
+from llama_index_unified_search.retriever import resolve_session
 from unified_search._sync import run_sync
-from unified_search.rerank.base import Reranker
-from unified_search.rerank.registry import get_reranker
+from unified_search.metadata import METADATA_KEY
 from unified_search.searcher import ConfigLike, Searcher
-from unified_search.types import ResultItem
 
 
 class UnifiedRerankPostprocessor(BaseNodePostprocessor):
     """Reorder nodes with a core reranker (weighted, rrf, intent, cross_encoder, agent ...).
 
     Works on any nodes: those of ``UnifiedSearchRetriever`` keep their citation
-    metadata, others are ranked as knowledge-base items. The result is new
-    ``NodeWithScore`` objects over copied nodes carrying ``rerank_score`` in
-    their metadata; the input list and its nodes are never changed.
+    metadata, others (from ``SimpleDirectoryReader`` or any retriever) are
+    ranked as knowledge-base items by their score. The result is new
+    ``NodeWithScore`` objects over copied nodes whose metadata is unchanged but
+    for ``metadata["unified_search"]["rerank_score"]``; the input list and its
+    nodes are never changed.
 
     Example:
         >>> rerank = UnifiedRerankPostprocessor(reranker="weighted", top_n=3)
@@ -35,7 +33,7 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
     reranker: str = Field(default="weighted", description="Name of the core reranker to use.")
     top_n: int | None = Field(default=None, ge=1, description="Nodes to keep; None keeps them all.")
 
-    _reranker: Reranker = PrivateAttr()
+    _searcher: Searcher = PrivateAttr()
 
     def __init__(
         self,
@@ -56,8 +54,8 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
             **kwargs: other ``BaseNodePostprocessor`` fields.
         """
         super().__init__(reranker=reranker, top_n=top_n, **kwargs)
-        engine = resolve_searcher(searcher, config)
-        self._reranker = get_reranker(reranker, engine.config, engine.delegates)
+        self._searcher = resolve_session(None, searcher, config).searcher
+        self._searcher.reranker(reranker)
 
     @classmethod
     def class_name(cls) -> str:
@@ -76,27 +74,19 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
             raise ValueError(
                 "UnifiedRerankPostprocessor needs the query (query_bundle or query_str)"
             )
-        if not nodes:
-            return []
         items = [node_to_item(node) for node in nodes]
-        ranked = await self._reranker.rerank(query_bundle.query_str, items, top_n=self.top_n)
-        return _reordered(nodes, items, ranked)
-
-
-def _reordered(
-    nodes: Sequence[NodeWithScore], items: Sequence[ResultItem], ranked: Sequence[ResultItem]
-) -> list[NodeWithScore]:
-    """Map reranked items back onto copies of the nodes they came from."""
-    positions: defaultdict[str, deque[int]] = defaultdict(deque)
-    for index, item in enumerate(items):
-        positions[item.key].append(index)
-    return [_rescored(nodes[positions[item.key].popleft()], item_score(item)) for item in ranked]
+        ranked = await self._searcher.arerank(
+            query_bundle.query_str, items, reranker=self.reranker, top_n=self.top_n
+        )
+        return [_rescored(nodes[position], score) for position, _, score in ranked]
 
 
 def _rescored(scored: NodeWithScore, score: float) -> NodeWithScore:
     old = scored.node
+    current = old.metadata.get(METADATA_KEY)
+    fields = {**(current if isinstance(current, dict) else {}), "rerank_score": score}
     update = {
-        "metadata": {**old.metadata, "rerank_score": score},
+        "metadata": {**old.metadata, METADATA_KEY: fields},
         # A ranking detail, not content: keep it out of embeddings and prompts.
         "excluded_embed_metadata_keys": _with_key(old.excluded_embed_metadata_keys),
         "excluded_llm_metadata_keys": _with_key(old.excluded_llm_metadata_keys),
@@ -105,5 +95,5 @@ def _rescored(scored: NodeWithScore, score: float) -> NodeWithScore:
     return NodeWithScore(node=node, score=score)
 
 
-def _with_key(keys: list[str], key: str = "rerank_score") -> list[str]:
+def _with_key(keys: list[str], key: str = METADATA_KEY) -> list[str]:
     return [*keys] if key in keys else [*keys, key]

@@ -9,19 +9,26 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+
 if TYPE_CHECKING:
+    from unified_search._optional import MissingDependencyError
+    from unified_search._sync import run_sync
     from unified_search.auth import Secret
     from unified_search.citations import Citations, build_context, citation_prompt, parse_citations
     from unified_search.config import SearchConfig
     from unified_search.db.handler import DBHandler
+    from unified_search.deep import adeep_search, deep_search
     from unified_search.errors import ConfigurationError, ErrorCode, ErrorInfo, SearchError
     from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
     from unified_search.handler import SearchContext, SearchHandler
     from unified_search.kb.handler import KBHandler
     from unified_search.parallel import Mode
     from unified_search.response import SearchResponse
-    from unified_search.searcher import Searcher
+    from unified_search.searcher import Ranked, RunOptions, Searcher
+    from unified_search.session import RunIds, SearchOptions, SearchSession, ToolAnswer
     from unified_search.store import SearchRecord, SearchStore
+    from unified_search.tools import ToolLimits, ToolSpec, tool_specs
     from unified_search.types import (
         Entity,
         GraphNode,
@@ -46,31 +53,44 @@ _EXPORTS: dict[str, str] = {
     "EventName": "unified_search.events",
     "GraphNode": "unified_search.types",
     "KBHandler": "unified_search.kb.handler",
+    "MissingDependencyError": "unified_search._optional",
     "Mode": "unified_search.parallel",
+    "Ranked": "unified_search.searcher",
     "Reference": "unified_search.types",
     "ReferenceContext": "unified_search.types",
     "Relation": "unified_search.types",
     "ResultItem": "unified_search.types",
+    "RunIds": "unified_search.session",
+    "RunOptions": "unified_search.searcher",
     "SearchConfig": "unified_search.config",
     "SearchContext": "unified_search.handler",
     "SearchError": "unified_search.errors",
     "SearchEvent": "unified_search.events",
     "SearchHandler": "unified_search.handler",
+    "SearchOptions": "unified_search.session",
+    "SearchRecord": "unified_search.store",
     "SearchRequest": "unified_search.types",
     "SearchResponse": "unified_search.response",
-    "SearchRecord": "unified_search.store",
     "SearchResult": "unified_search.types",
+    "SearchSession": "unified_search.session",
     "SearchStore": "unified_search.store",
     "SearchType": "unified_search.types",
     "Searcher": "unified_search.searcher",
     "Secret": "unified_search.auth",
     "Source": "unified_search.types",
+    "ToolAnswer": "unified_search.session",
+    "ToolLimits": "unified_search.tools",
+    "ToolSpec": "unified_search.tools",
     "TraceNode": "unified_search.events",
     "TraceStatus": "unified_search.events",
     "WebHandler": "unified_search.web.handler",
+    "adeep_search": "unified_search.deep",
     "build_context": "unified_search.citations",
     "citation_prompt": "unified_search.citations",
+    "deep_search": "unified_search.deep",
     "parse_citations": "unified_search.citations",
+    "run_sync": "unified_search._sync",
+    "tool_specs": "unified_search.tools",
 }
 
 __all__ = [
@@ -83,31 +103,44 @@ __all__ = [
     "EventName",
     "GraphNode",
     "KBHandler",
+    "MissingDependencyError",
     "Mode",
+    "Ranked",
     "Reference",
     "ReferenceContext",
     "Relation",
     "ResultItem",
+    "RunIds",
+    "RunOptions",
     "SearchConfig",
     "SearchContext",
     "SearchError",
     "SearchEvent",
     "SearchHandler",
+    "SearchOptions",
     "SearchRecord",
     "SearchRequest",
     "SearchResponse",
     "SearchResult",
+    "SearchSession",
     "SearchStore",
     "SearchType",
     "Searcher",
     "Secret",
     "Source",
+    "ToolAnswer",
+    "ToolLimits",
+    "ToolSpec",
     "TraceNode",
     "TraceStatus",
     "WebHandler",
+    "adeep_search",
     "build_context",
     "citation_prompt",
+    "deep_search",
     "parse_citations",
+    "run_sync",
+    "tool_specs",
 ]
 
 

@@ -1,8 +1,10 @@
 """Citations: IDs, the ``<references>`` block, the instruction prompt, and parsing answers.
 
 Citation IDs (``ref_001`` ...) are given in final rank order and are unique
-within one request context, even across several searches made for it; the same
-item cited twice in one context keeps its first ID.
+within one citation scope (the ``request_id`` of a search), even across several
+searches made in it; the same item cited twice in one scope keeps its first ID.
+The allocators here keep the numbering in memory; ``unified_search.numbering``
+persists it in a record store.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from unified_search.config import CitationConfig
@@ -25,31 +27,69 @@ _MIN_CONTENT_TOKENS = 16
 
 
 class CitationAllocator:
-    """Hand out ``ref_NNN`` IDs for one request context; safe across threads and tasks."""
+    """Hand out ``ref_NNN`` IDs for one citation scope in memory; safe across threads and tasks.
 
-    def __init__(self) -> None:
+    The counter only goes up, so an ID is never handed out twice. The IDs of the
+    ``remember`` most recently cited items are kept, so the same item cited again
+    keeps its ID; an item forgotten beyond that gets a new one (never an old one).
+    """
+
+    def __init__(self, remember: int = 4096) -> None:
         self._lock = threading.Lock()
-        self._ids: dict[str, str] = {}
+        self._remember = remember
+        self._ids: OrderedDict[str, int] = OrderedDict()
+        self._last = 0
         self._user_count = 0
 
     def assign(self, items: Iterable[ResultItem]) -> list[ResultItem]:
         """Return copies of ``items`` carrying their citation IDs, in the given order."""
-        with self._lock:
-            return [item.model_copy(update={"citation_id": self._id_for(item)}) for item in items]
+        listed = list(items)
+        indices = self.take([item.key for item in listed], listed)
+        return [
+            item.model_copy(update={"citation_id": citation_id(indices[item.key])})
+            for item in listed
+        ]
 
-    def _id_for(self, item: ResultItem) -> str:
-        key = item.key
-        cid = self._ids.get(key)
-        if cid is None:
-            cid = citation_id(len(self._ids) + 1)
-            self._ids[key] = cid
-            self._user_count += item.source is Source.USER
-        return cid
+    def take(self, keys: Sequence[str], items: Sequence[ResultItem] = ()) -> dict[str, int]:
+        """Return the index of every key, numbering the unknown ones after the last index."""
+        user = {item.key for item in items if item.source is Source.USER}
+        with self._lock:
+            for key in keys:
+                if key not in self._ids:
+                    self._last += 1
+                    self._user_count += key in user
+                self._keep(key, self._ids.get(key, self._last))
+            return {key: self._ids[key] for key in keys}
+
+    def known(self, keys: Iterable[str]) -> dict[str, int]:
+        """Return the indices this allocator remembers for ``keys`` (unknown keys are left out)."""
+        with self._lock:
+            return {key: self._ids[key] for key in keys if key in self._ids}
+
+    def learn(self, indices: Mapping[str, int], items: Sequence[ResultItem] = ()) -> None:
+        """Adopt indices handed out elsewhere (the store), raising the counter past them."""
+        user = {item.key for item in items if item.source is Source.USER}
+        with self._lock:
+            for key, index in indices.items():
+                self._user_count += key not in self._ids and key in user
+                self._keep(key, index)
+                self._last = max(self._last, index)
+
+    def _keep(self, key: str, index: int) -> None:
+        self._ids[key] = index
+        self._ids.move_to_end(key)
+        while len(self._ids) > self._remember:
+            self._ids.popitem(last=False)
+
+    @property
+    def last(self) -> int:
+        """The highest index handed out (0 before the first)."""
+        return self._last
 
     @property
     def count(self) -> int:
-        """How many distinct references this context has cited."""
-        return len(self._ids)
+        """How many references this scope has cited (the highest index)."""
+        return self._last
 
     @property
     def user_count(self) -> int:
@@ -58,9 +98,13 @@ class CitationAllocator:
 
 
 class CitationRegistry:
-    """One allocator per request ID, forgetting the oldest beyond ``capacity`` contexts."""
+    """One allocator per citation scope, forgetting the least recently used beyond ``capacity``.
 
-    def __init__(self, capacity: int = 1024) -> None:
+    A forgotten scope restarts at ``ref_001`` in memory: keep the numbering of
+    long-lived scopes in a record store (see ``unified_search.numbering``).
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
         self._lock = threading.Lock()
         self._capacity = capacity
         self._allocators: OrderedDict[str, CitationAllocator] = OrderedDict()

@@ -6,7 +6,8 @@ type) in parallel, and lets the engine merge and deduplicate them and rerank
 with the ``intent`` reranker. The intent's freshness becomes the web requests'
 ``time_range``. What the deep search decided is recorded on every
 ``SearchResult`` in ``metadata["deep_search"]`` (read it back with
-:func:`deep_search_info`).
+:func:`deep_search_info`). Deep search sits above the engine: it imports the
+Searcher, never the reverse.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
 from unified_search.nlp.expand import Expansion, expand_query
 from unified_search.nlp.intent import STRATEGIES, Intent
@@ -77,6 +79,17 @@ async def adeep_search(
     )
     response = await searcher.aall(requests, **run_options)
     return _recorded(response, info)
+
+
+def deep_search(
+    searcher: Searcher,
+    query: str,
+    *,
+    types: Sequence[SearchType | str] | None = None,
+    **options: Any,
+) -> SearchResponse:
+    """Sync twin of ``adeep_search`` (works inside Jupyter and running loops)."""
+    return run_sync(adeep_search(searcher, query, types=types, **options))
 
 
 def _checked(query: str) -> str:

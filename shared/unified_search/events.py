@@ -88,6 +88,10 @@ class SearchEvent(BaseModel):
 
     name: EventName
     request_id: str
+    """The citation scope the search belongs to: its citation IDs are unique within it and
+    resolve through ``SearchStore.get_reference(request_id, index)``."""
+    search_id: str | None = None
+    """This one search (the ID of its trace's root node); several searches share a scope."""
     chat_id: str | None = None
     node: TraceNode | None = None
     message: str | None = None
@@ -220,7 +224,12 @@ class Trace:
         self, name: EventName, node: TraceNode | None, message: str | None = None
     ) -> None:
         event = SearchEvent(
-            name=name, request_id=self.request_id, chat_id=self.chat_id, node=node, message=message
+            name=name,
+            request_id=self.request_id,
+            search_id=self.root.id,
+            chat_id=self.chat_id,
+            node=node,
+            message=message,
         )
         await self._bus.emit(event)
 

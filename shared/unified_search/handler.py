@@ -24,7 +24,7 @@ class SearchContext:
 
     Attributes:
         config: the configuration resolved for this call (all layers applied).
-        request_id: the request this search belongs to; citation IDs are unique within it.
+        request_id: the citation scope this search belongs to; citation IDs are unique within it.
         chat_id: the conversation, when the caller gave one.
         user: values from the caller's context, such as a tenant ID used by database
             permission filters. Never taken from the query text.
@@ -46,7 +46,10 @@ class SearchHandler(Protocol):
 
     Raise ``SearchError`` (or let any exception escape) on failure: the engine
     turns it into ``SearchResult.error`` and the other requests go on. Return a
-    result with ``failures`` when only part of the work failed.
+    result with ``failures`` when only part of the work failed. ``search`` is the
+    engine's hook (async, called by the Searcher); callers search through
+    ``Searcher.asearch`` / ``search`` or ``SearchSession``. A web handler may also
+    offer ``async retrieve(url, ctx)``, which ``Searcher.aretrieve`` uses.
 
     Example:
         >>> class Echo:

@@ -16,10 +16,9 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+from unified_search._optional import MissingDependencyError, require
 from unified_search.config import MCPServerConfig, SearchConfig
 from unified_search.errors import ErrorCode, SearchError
-
-INSTALL_HINT = 'the MCP client needs the mcp extra: pip install "unified-search[mcp]"'
 
 
 async def call_mcp_tool(
@@ -93,9 +92,9 @@ def _parsed(text: str) -> Any:
 
 async def _call(settings: MCPServerConfig, tool: str, arguments: dict[str, Any]) -> Any:
     try:
-        from mcp import ClientSession
-    except ImportError as exc:
-        raise SearchError(ErrorCode.UNSUPPORTED, INSTALL_HINT) from exc
+        ClientSession = require("mcp", extra="mcp", purpose="the MCP client").ClientSession
+    except MissingDependencyError as exc:
+        raise SearchError(ErrorCode.UNSUPPORTED, str(exc)) from exc
     async with AsyncExitStack() as stack:
         read, write = await stack.enter_async_context(_transport(settings))
         session = await stack.enter_async_context(ClientSession(read, write))

@@ -29,6 +29,9 @@ class SearchResponse(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     request_id: str
+    """The citation scope: the IDs of ``items`` are unique within it."""
+    search_id: str | None = None
+    """This one search (the root node of ``trace``)."""
     chat_id: str | None = None
     requests: list[SearchRequest]
     results: list[SearchResult | None]

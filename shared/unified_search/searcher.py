@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import time
-import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypedDict, Unpack
 
 from unified_search._lifecycle import Closable
+from unified_search._optional import require
 from unified_search._sync import run_sync
-from unified_search.citations import CitationAllocator, CitationRegistry, build_context
+from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
 from unified_search.merge import merge, weighted_items
+from unified_search.numbering import Numbered, Numbering
 from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
@@ -31,12 +31,34 @@ logger = logging.getLogger(__name__)
 
 ConfigLike = SearchConfig | Mapping[str, Any] | str | Path | None
 RequestLike = SearchRequest | Mapping[str, Any]
+Fetch = Callable[[SearchRequest, SearchContext], Awaitable[SearchResult]]
+
+
+class RunOptions(TypedDict, total=False):
+    """The options of every search call (see ``Searcher.arun``)."""
+
+    request_id: str | None
+    chat_id: str | None
+    user: Mapping[str, Any] | None
+    overrides: Mapping[str, Any] | None
+    top_n: int | None
+    provided_references: int
+    sinks: Iterable[EventSink]
+
+
+class Ranked(NamedTuple):
+    """One reranked item with its position in the input and its final score."""
+
+    position: int
+    item: ResultItem
+    score: float
+
 
 #: Where the builtin handler of each type lives; imported on first use, built by ``from_config``.
 DEFAULT_HANDLERS: dict[SearchType, tuple[str, str, str]] = {
-    SearchType.WEB: ("unified_search.web.handler", "WebHandler", "unified-search"),
-    SearchType.KB: ("unified_search.kb.handler", "KBHandler", "unified-search[kb]"),
-    SearchType.DB: ("unified_search.db.handler", "DBHandler", "unified-search"),
+    SearchType.WEB: ("unified_search.web.handler", "WebHandler", "all"),
+    SearchType.KB: ("unified_search.kb.handler", "KBHandler", "kb"),
+    SearchType.DB: ("unified_search.db.handler", "DBHandler", "all"),
 }
 
 
@@ -51,6 +73,11 @@ def as_config(config: ConfigLike) -> SearchConfig:
 
 class Searcher(Closable):
     """Search several sources at once and return ranked, cited references.
+
+    Citation IDs are unique within a citation scope, the ``request_id`` of a call
+    (a fresh one per call by default). With a ``store`` (a ``SearchStore``) every
+    search is recorded and the numbering of every scope is persisted, so restarts
+    and other processes continue it; without one it lives in this process only.
 
     Example:
         >>> async with Searcher({"kb": {"collections": ["docs"]}}) as searcher:  # doctest: +SKIP
@@ -71,8 +98,8 @@ class Searcher(Closable):
         self.store = store
         self.delegates = Delegates(agents)
         self.events = EventBus(sinks)
+        self.numbering = Numbering(store)
         self._handlers: dict[SearchType, SearchHandler] = {}
-        self._citations = CitationRegistry()
         for type_, handler in (handlers or {}).items():
             self.register(type_, handler)
 
@@ -90,80 +117,108 @@ class Searcher(Closable):
             self._handlers[type_] = _builtin_handler(type_, self.config)
         return self._handlers[type_]
 
-    def cite(self, items: Sequence[ResultItem], request_id: str) -> list[ResultItem]:
-        """Give ``items`` citation IDs within ``request_id``'s context (continuing its numbering).
+    def new_scope(self) -> str:
+        """Return a fresh citation scope; its first search needs no store round trip."""
+        return self.numbering.new_scope()
 
-        For items found outside a search, such as a page fetched by URL, that must be
-        citable next to the search results of the same request.
-        """
-        return self._citations.for_request(request_id).assign(items)
+    def reranker(self, name: str | None = None) -> Reranker:
+        """Build the reranker ``name`` (default ``uses.rerank``); an unknown name lists the valid ones."""
+        return get_reranker(name or self.config.uses.rerank, self.config, self.delegates)
 
     # -- async API ------------------------------------------------------------------------
 
-    async def asearch(self, request: RequestLike, **options: Any) -> SearchResponse:
+    async def asearch(self, request: RequestLike, **options: Unpack[RunOptions]) -> SearchResponse:
         """Run one request; see ``arun`` for the options."""
         return await self.arun([request], mode=Mode.ALL, **options)
 
-    async def aall(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    async def aall(
+        self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]
+    ) -> SearchResponse:
         """Run every request and wait for all of them."""
         return await self.arun(requests, mode=Mode.ALL, **options)
 
-    async def aany(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    async def aany(
+        self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]
+    ) -> SearchResponse:
         """Run every request; return once one has items (cancelling the rest)."""
         return await self.arun(requests, mode=Mode.ANY, **options)
 
-    async def arace(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    async def arace(
+        self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]
+    ) -> SearchResponse:
         """Run every request; return once one finishes, with or without items."""
         return await self.arun(requests, mode=Mode.RACE, **options)
 
-    async def adeep_search(
-        self, query: str, *, types: Sequence[SearchType | str] | None = None, **options: Any
+    async def aretrieve(
+        self, url: str, *, source: Source = Source.USER, **options: Unpack[RunOptions]
     ) -> SearchResponse:
-        """Classify the intent, expand into sub-queries, search them all, rank by intent.
+        """Read one web page through the web handler and cite it like a one-item search.
 
-        See ``unified_search.deep.adeep_search`` for the options.
+        The page gets its citation ID in the scope ``request_id``, is recorded like
+        any search, and emits the same events.
         """
-        from unified_search.deep import adeep_search
+        request = SearchRequest(query=url, type=SearchType.WEB, source=source)
+        return await self._execute([request], Mode.ALL, self._read_page, **options)
 
-        return await adeep_search(self, query, types=types, **options)
+    async def arerank(
+        self,
+        query: str,
+        items: Sequence[ResultItem],
+        *,
+        reranker: str | None = None,
+        top_n: int | None = None,
+    ) -> list[Ranked]:
+        """Order ``items`` for ``query`` with a reranker (default ``uses.rerank``), best first.
+
+        Each result says where its item was in ``items`` and its final score, so a
+        caller can map the order back onto its own objects.
+        """
+        if not items:
+            return []
+        ranked = await self.reranker(reranker).rerank(query, items, top_n=top_n)
+        return _positions(items, ranked)
 
     async def arun(
         self,
         requests: Sequence[RequestLike],
         *,
         mode: Mode | str = Mode.ALL,
-        request_id: str | None = None,
-        chat_id: str | None = None,
-        user: Mapping[str, Any] | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        top_n: int | None = None,
-        provided_references: int = 0,
-        sinks: Iterable[EventSink] = (),
+        **options: Unpack[RunOptions],
     ) -> SearchResponse:
         """Fan ``requests`` out, then merge, rerank, cite, store and report.
 
         Args:
             requests: what to search; dicts are validated into ``SearchRequest``.
             mode: ``all``, ``any`` or ``race``.
-            request_id: the request context; citation IDs continue within it. A new one by default.
-            chat_id: the conversation the search belongs to (stored with the record).
-            user: caller context (for example a tenant ID for database permission filters).
-            overrides: per-call configuration keys, applied over the Searcher's configuration.
-            top_n: how many items to keep; default: the requests' ``rerank.top_n`` or ``rerank.top_n``.
-            provided_references: references the user attached themselves (counts toward
-                ``options.skip_threshold``).
-            sinks: extra event sinks for this call only.
+            **options: the ``RunOptions``:
+                ``request_id``, the citation scope (citation IDs continue within it; a new
+                one by default); ``chat_id``, the conversation (stored with the record);
+                ``user``, caller context (for example a tenant ID for database permission
+                filters); ``overrides``, configuration keys applied over the Searcher's;
+                ``top_n``, how many items to keep (default: the requests' ``rerank.top_n``
+                or ``rerank.top_n``); ``provided_references``, references the user attached
+                themselves (they count toward ``options.skip_threshold``); ``sinks``, extra
+                event sinks for this call only.
         """
-        started = time.perf_counter()
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
-        batch = _validate_requests(requests)
+        return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
+
+    async def _execute(
+        self,
+        batch: list[SearchRequest],
+        mode: Mode,
+        fetch: Fetch,
+        **options: Unpack[RunOptions],
+    ) -> SearchResponse:
+        started = time.perf_counter()
+        overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
         reranker = self._reranker(batch, config)
-        keep = _top_n(batch, config, top_n)
-        request_id = request_id or uuid.uuid4().hex
-        allocator = self._citations.for_request(request_id)
+        keep = _top_n(batch, config, options.get("top_n"))
+        request_id = options.get("request_id") or self.new_scope()
+        allocator = self.numbering.allocator(request_id)
         trace = Trace(
-            self.events.with_sinks(sinks),
+            self.events.with_sinks(options.get("sinks", ())),
             request_id=request_id,
             chat_id=chat_id,
             language=config.options.language,
@@ -175,21 +230,26 @@ class Searcher(Closable):
             config=config,
             request_id=request_id,
             chat_id=chat_id,
-            user=user or {},
+            user=options.get("user") or {},
             delegates=self.delegates,
         )
-        skips = [_skip_reason(r, config, allocator, provided_references) for r in batch]
-        jobs = [self._job(r, ctx_base, trace, skip) for r, skip in zip(batch, skips, strict=True)]
+        provided = options.get("provided_references", 0)
+        skips = [_skip_reason(r, config, allocator, provided) for r in batch]
+        jobs = [
+            self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
+        ]
         results = await fan_out(
             jobs,
             mode=mode,
             on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
             useful=lambda r: bool(r.items),
         )
-        items = await self._rank(batch[0].query, results, reranker, keep, config)
-        items = allocator.assign(items)
+        ranked = await self._rank(batch[0].query, results, reranker, keep, config)
+        numbered = await self.numbering.anumber(request_id, ranked)
+        items = numbered.items
         response = SearchResponse(
             request_id=request_id,
+            search_id=trace.root.id,
             chat_id=chat_id,
             requests=batch,
             results=results,
@@ -197,17 +257,26 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
-        await self._record(response, config, trace)
+        persisted = await self._keep(response, numbered, config, trace)
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
             total=sum(1 for skip in skips if skip is None),
-            output={"result_count": len(items), "duration_ms": round(response.duration_ms, 3)},
+            output={
+                "result_count": len(items),
+                "duration_ms": round(response.duration_ms, 3),
+                **({} if persisted is None else {"citations_persisted": persisted}),
+            },
         )
         return response.model_copy(update={"trace": trace.nodes})
 
     def _job(
-        self, request: SearchRequest, base: SearchContext, trace: Trace, skip: str | None
+        self,
+        request: SearchRequest,
+        base: SearchContext,
+        trace: Trace,
+        skip: str | None,
+        fetch: Fetch,
     ) -> Any:
         async def run() -> SearchResult:
             node = trace.add_item(
@@ -225,18 +294,18 @@ class Searcher(Closable):
             async def log(level: Any, message: str) -> None:
                 await trace.item_log(node, level, message)
 
-            return await self._run_one(request, replace(base, log=log), trace, node)
+            return await self._run_one(request, replace(base, log=log), trace, node, fetch)
 
         return run
 
     async def _run_one(
-        self, request: SearchRequest, ctx: SearchContext, trace: Trace, node: str
+        self, request: SearchRequest, ctx: SearchContext, trace: Trace, node: str, fetch: Fetch
     ) -> SearchResult:
         await trace.item_started(node)
         started = time.perf_counter()
         try:
             async with asyncio.timeout(ctx.config.options.timeout):
-                result = await self.handler(request.type).search(request, ctx)
+                result = await fetch(request, ctx)
             result = _normalise(result, request, ctx.config.weights)
         except asyncio.CancelledError:
             await trace.item_cancelled(node)
@@ -254,6 +323,16 @@ class Searcher(Closable):
         output = {"result_count": len(result.items), "duration_ms": round(duration, 3)}
         await trace.item_finished(node, output, result.error)
         return result
+
+    async def _search_one(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        return await self.handler(request.type).search(request, ctx)
+
+    async def _read_page(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        retrieve = getattr(self.handler(SearchType.WEB), "retrieve", None)
+        if retrieve is None:
+            raise SearchError(ErrorCode.UNSUPPORTED, "the web handler cannot retrieve URLs")
+        page: ResultItem = await retrieve(request.query, ctx)
+        return SearchResult(type=SearchType.WEB, query=request.query, items=[page], total=1)
 
     def _reranker(self, batch: Sequence[SearchRequest], config: SearchConfig) -> Reranker:
         chosen = next((r.rerank.uses for r in batch if r.rerank and r.rerank.uses), None)
@@ -275,44 +354,80 @@ class Searcher(Closable):
         # get_reranker wraps every reranker that can fail in the weighted fallback.
         return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
 
-    async def _record(self, response: SearchResponse, config: SearchConfig, trace: Trace) -> None:
+    async def _keep(
+        self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace
+    ) -> bool | None:
+        """Store the record and a fresh scope's numbering; say whether the IDs are persisted."""
         if self.store is None:
-            return
+            return None
+        problems = await asyncio.gather(
+            self._record(response, config),
+            self.numbering.aremember(response.request_id, numbered.unwritten),
+        )
+        problem = numbered.problem or problems[1]
+        if problem is not None:
+            await trace.root_log("error", f"citation IDs were not persisted: {problem}")
+        if problems[0] is not None:
+            await trace.root_log("error", f"could not store the search record: {problems[0]}")
+        return problem is None
+
+    async def _record(self, response: SearchResponse, config: SearchConfig) -> str | None:
         from unified_search.store import records_from_response
 
+        assert self.store is not None
         try:
             await self.store.asave(records_from_response(response, config))
         except Exception as exc:  # storage trouble is reported, the answer still reaches the caller
             logger.error("could not store search %s: %s", response.request_id, exc)
-            await trace.root_log("error", f"could not store the search record: {exc}")
+            return str(exc)
+        return None
 
     # -- sync twins -----------------------------------------------------------------------
 
-    def search(self, request: RequestLike, **options: Any) -> SearchResponse:
+    def search(self, request: RequestLike, **options: Unpack[RunOptions]) -> SearchResponse:
         """Sync twin of ``asearch`` (works inside Jupyter and running loops)."""
         return run_sync(self.asearch(request, **options))
 
-    def all(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    def all(self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]) -> SearchResponse:
         """Sync twin of ``aall``."""
         return run_sync(self.aall(requests, **options))
 
-    def any(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    def any(self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]) -> SearchResponse:
         """Sync twin of ``aany``."""
         return run_sync(self.aany(requests, **options))
 
-    def race(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
+    def race(
+        self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]
+    ) -> SearchResponse:
         """Sync twin of ``arace``."""
         return run_sync(self.arace(requests, **options))
 
-    def run(self, requests: Sequence[RequestLike], **options: Any) -> SearchResponse:
-        """Sync twin of ``arun``."""
-        return run_sync(self.arun(requests, **options))
-
-    def deep_search(
-        self, query: str, *, types: Sequence[SearchType | str] | None = None, **options: Any
+    def run(
+        self,
+        requests: Sequence[RequestLike],
+        *,
+        mode: Mode | str = Mode.ALL,
+        **options: Unpack[RunOptions],
     ) -> SearchResponse:
-        """Sync twin of ``adeep_search``."""
-        return run_sync(self.adeep_search(query, types=types, **options))
+        """Sync twin of ``arun``."""
+        return run_sync(self.arun(requests, mode=mode, **options))
+
+    def retrieve(
+        self, url: str, *, source: Source = Source.USER, **options: Unpack[RunOptions]
+    ) -> SearchResponse:
+        """Sync twin of ``aretrieve``."""
+        return run_sync(self.aretrieve(url, source=source, **options))
+
+    def rerank(
+        self,
+        query: str,
+        items: Sequence[ResultItem],
+        *,
+        reranker: str | None = None,
+        top_n: int | None = None,
+    ) -> list[Ranked]:
+        """Sync twin of ``arerank``."""
+        return run_sync(self.arerank(query, items, reranker=reranker, top_n=top_n))
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -387,11 +502,24 @@ def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
 def _builtin_handler(type_: SearchType, config: SearchConfig) -> SearchHandler:
     module_name, class_name, extra = DEFAULT_HANDLERS[type_]
     try:
-        module = importlib.import_module(module_name)
+        module = require(module_name, extra=extra, purpose=f"the builtin {type_.value} source")
     except ImportError as exc:
         raise SearchError(
-            ErrorCode.UNSUPPORTED,
-            f"no {type_.value} handler available ({exc}); install {extra} or register one",
+            ErrorCode.UNSUPPORTED, f"{exc} (or register your own {type_.value} handler)"
         ) from exc
     handler: SearchHandler = getattr(module, class_name).from_config(config)
     return handler
+
+
+def _positions(items: Sequence[ResultItem], ranked: Sequence[ResultItem]) -> list[Ranked]:
+    """Find where each reranked item was in ``items`` (equal items in their input order)."""
+    positions: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        positions.setdefault(item.key, []).append(index)
+    return [Ranked(positions[item.key].pop(0), item, _score(item)) for item in ranked]
+
+
+def _score(item: ResultItem) -> float:
+    """The reranker's score when it left one, else the source's."""
+    score = item.metadata.get("rerank_score")
+    return float(score) if isinstance(score, int | float) else item.score

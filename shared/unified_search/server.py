@@ -3,14 +3,20 @@
 Routes:
 
 * ``POST /api/search`` with a JSON body (:class:`SearchBody`) runs one request
-  per type and answers with the request ID, the references, the
-  ``<references>`` XML, the citation prompt, the status and the errors;
+  per type through the search policy (``unified_search.session``) and answers
+  with the request ID (the citation scope: the body's ``request_id``, else its
+  ``chat_id``, else a new one), the references, the ``<references>`` XML, the
+  citation prompt, the status and the errors of the sources that failed; when
+  every source fails it answers 502 (422 for a query no source accepts) with
+  the first error's code;
 * ``GET /api/chat/{chat_id}/request/{request_id}/references`` lists the stored
   references of a request;
 * ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one.
 
 Errors are JSON ``{"detail": ...}`` bodies: 404 says what was not found, 422
-names the field that is wrong (a list of ``{"field", "message"}``).
+names the field that is wrong (a list of ``{"field", "message"}``). Every
+citation ID the API has shown resolves through the click-through routes once
+its search is recorded.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from unified_search.deep import default_types
+from unified_search._optional import require
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.types import SearchType
 
 if TYPE_CHECKING:
@@ -52,8 +59,9 @@ class SearchBody(BaseModel):
     collections: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list)
     top_n: int | None = Field(default=None, ge=1, le=1000)
-    chat_id: str | None = Field(default=None, max_length=255)
-    request_id: str | None = Field(default=None, max_length=255)
+    chat_id: RunId | None = None
+    """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
+    request_id: RunId | None = None
     """Continue an earlier request: citation numbers carry on from its references."""
 
 
@@ -64,12 +72,13 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
         >>> app = create_app(Searcher(store=store), store)  # doctest: +SKIP
         >>> uvicorn.run(app)  # doctest: +SKIP
     """
-    _require_starlette()
+    require("starlette", extra="server", purpose="the HTTP API")
     from starlette.applications import Starlette
     from starlette.routing import Route
 
+    session = SearchSession(searcher, shared_scope=False)
     routes = [
-        Route("/api/search", _search_endpoint(searcher), methods=["POST"]),
+        Route("/api/search", _search_endpoint(session), methods=["POST"]),
         Route(
             "/api/chat/{chat_id}/request/{request_id}/references",
             _references_endpoint(store),
@@ -84,29 +93,22 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
     return Starlette(routes=routes)
 
 
-def _search_endpoint(searcher: Searcher) -> Any:
+def _search_endpoint(session: SearchSession) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         body = await _body(request)
         if not isinstance(body, SearchBody):
             return body
-        requests = [
-            {
-                "query": body.query,
-                "type": kind,
-                "collections": body.collections,
-                "models": body.models,
-            }
-            for kind in dict.fromkeys(body.types or default_types(searcher.config))
-        ]
+        options = SearchOptions(
+            types=body.types, collections=body.collections, models=body.models, k=body.top_n
+        )
+        run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
-            response = await searcher.aall(
-                requests, top_n=body.top_n, chat_id=body.chat_id, request_id=body.request_id
-            )
+            response = await session.asearch(body.query, options, run=run)
         except ValidationError as exc:  # a request the engine refuses (a blank query ...)
             return _invalid(_problems(exc))
         except SearchError as exc:
-            status = 422 if exc.code in _CALLER_CODES else 500
-            return _json({"detail": str(exc)}, status)
+            status = 422 if exc.code in _CALLER_CODES else 502
+            return _json({"detail": str(exc), "code": exc.code.value}, status)
         return _json(
             {
                 "request_id": response.request_id,
@@ -191,12 +193,3 @@ def _invalid(problems: list[dict[str, str]]) -> JSONResponse:
 
 def _not_found(message: str) -> JSONResponse:
     return _json({"detail": message}, 404)
-
-
-def _require_starlette() -> None:
-    try:
-        import starlette  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(
-            'the HTTP API needs starlette: pip install "unified-search[server]"'
-        ) from exc

@@ -1,6 +1,7 @@
 """Keep search records: a SQLite file by default, PostgreSQL (any SQLAlchemy URL of it) for scale.
 
-Two tables, ``<prefix>search_records`` and ``<prefix>search_references``:
+Two tables, ``<prefix>search_records`` and ``<prefix>search_references``, hold the
+records (and two more the citation numbering, see ``unified_search.ledger``):
 
 - a record row holds one search, its JSON fields, and ``reference_indices``,
   the indices of the references it cited, in its own order;
@@ -28,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
@@ -50,6 +51,7 @@ from sqlalchemy.pool import StaticPool
 
 from unified_search._lifecycle import Closable
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.ledger import Ledger, define_ledger
 from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
     SearchRecord,
@@ -70,6 +72,8 @@ _DIALECTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
     "sqlite": sqlite.insert,
     "postgresql": postgresql.insert,
 }
+# PostgreSQL advisory lock taken while creating tables: any fixed number, the same in every process.
+_CREATE_LOCK = 7261020417
 # Seconds a SQLite writer waits for another writer's lock before failing.
 _SQLITE_BUSY_SECONDS = 30
 
@@ -113,8 +117,16 @@ class SearchStore(Closable):
             threading.Lock() if _in_memory(self.engine) else nullcontext()
         )
         self._insert = _DIALECTS[self.engine.dialect.name]
-        with self._translate():
-            self.metadata.create_all(self.engine)
+        scopes, ids = define_ledger(self.metadata, table_prefix)
+        self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect.name)
+        self._create_tables()
+
+    def _create_tables(self) -> None:
+        """Create the tables; workers starting together take turns (PostgreSQL would clash)."""
+        with self._connection() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_CREATE_LOCK})")
+            self.metadata.create_all(conn)
 
     # -- writing --------------------------------------------------------------------------
 
@@ -152,6 +164,38 @@ class SearchStore(Closable):
         )
         with self._connection() as conn:
             return int(conn.execute(statement).rowcount)
+
+    # -- citation numbering (see unified_search.ledger) -------------------------------------
+
+    def allocate_citations(
+        self, scope: str, keys: Sequence[str], *, floor: int = 0
+    ) -> dict[str, int]:
+        """Return the citation index of every item key in ``scope``, numbering new ones atomically.
+
+        Args:
+            scope: the citation scope (a search's ``request_id``).
+            keys: ``ResultItem.key`` of each item; an item already numbered keeps its index.
+            floor: new indices start above this (indices this process handed out unrecorded).
+        """
+        _require_text("scope", scope)
+        with self._connection() as conn:
+            return self.ledger.allocate(conn, scope, keys, floor)
+
+    def remember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
+        """Record indices handed out in memory for a scope nobody else knew yet."""
+        _require_text("scope", scope)
+        with self._connection() as conn:
+            self.ledger.remember(conn, scope, indices)
+
+    async def aallocate_citations(
+        self, scope: str, keys: Sequence[str], *, floor: int = 0
+    ) -> dict[str, int]:
+        """Async twin of ``allocate_citations``."""
+        return await asyncio.to_thread(self.allocate_citations, scope, keys, floor=floor)
+
+    async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
+        """Async twin of ``remember_citations``."""
+        await asyncio.to_thread(self.remember_citations, scope, indices)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -304,8 +348,10 @@ def _in_memory(engine: Engine) -> bool:
 def _tune_sqlite(engine: Engine) -> None:
     """Make concurrent writers queue instead of failing.
 
-    WAL keeps other processes' readers going while one writer writes; the busy
-    timeout makes a writer wait for the lock; ``BEGIN IMMEDIATE`` takes the
+    WAL keeps other processes' readers going while one writer writes (and with
+    ``synchronous = NORMAL`` a commit does not wait for the disk: a process crash
+    loses nothing, a power loss at most the last commits); the busy timeout
+    makes a writer wait for the lock; ``BEGIN IMMEDIATE`` takes the
     write lock at the start of every transaction (reads included, which are
     short), so none fails half-way when it would upgrade from reading to
     writing (SQLite does not wait in that case).
@@ -317,6 +363,7 @@ def _tune_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {_SQLITE_BUSY_SECONDS * 1000}")
         cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 

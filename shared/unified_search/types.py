@@ -163,7 +163,8 @@ class ResultItem(_Model):
 
 
 #: The fields of ``ResultItem`` besides its text and its free-form ``metadata``: what the
-#: framework adapters carry as flat metadata so an item survives a round trip.
+#: framework adapters carry (under ``unified_search.metadata.METADATA_KEY``) so an item
+#: survives a round trip.
 ITEM_FIELDS = (
     "citation_id",
     "type",
@@ -274,6 +275,10 @@ class ReferenceContext(_Model):
     """Citation IDs whose content was shortened to fit the token budget."""
     omitted: list[str] = Field(default_factory=list)
     """Citation IDs left out of ``xml`` because the budget was spent; still in ``references``."""
+
+    def __str__(self) -> str:
+        """The ``<references>`` block, so a context formats into a prompt as text."""
+        return self.xml
 
 
 def citation_id(index: int) -> str:

@@ -160,3 +160,36 @@ async def test_wrong_method_is_405(client: httpx.AsyncClient) -> None:
 def test_body_defaults() -> None:
     body = SearchBody(query="q")
     assert body.types is None and body.top_n is None and body.collections == []
+
+
+async def test_searches_of_one_chat_share_its_numbering_and_resolve(
+    client: httpx.AsyncClient,
+) -> None:
+    """Without a request_id the chat is the scope: IDs go on and every one resolves."""
+    first = await search(client, query="returns", chat_id="c9")
+    second = await search(client, query="shipping", chat_id="c9")
+    assert first["request_id"] == second["request_id"] == "c9"
+    assert [r["id"] for r in first["references"] + second["references"]] == [
+        "ref_001",
+        "ref_002",
+    ]
+    for index, ref in enumerate(first["references"] + second["references"], start=1):
+        shown = await client.get(f"/api/chat/c9/request/c9/reference/{index}")
+        assert shown.status_code == 200 and shown.json() == ref
+
+
+async def test_every_source_failing_is_502_with_the_code(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/search", json={"query": "orders", "types": ["db"]})
+    assert response.status_code == 502
+    assert response.json() == {
+        "detail": "NETWORK_ERROR [db]: database unreachable",
+        "code": "NETWORK_ERROR",
+    }
+
+
+@pytest.mark.parametrize("value", ["x" * 256, "line\nbreak", "tab\there"])
+async def test_a_bad_request_id_is_422_naming_it(client: httpx.AsyncClient, value: str) -> None:
+    body = {"query": "returns", "types": ["kb"], "request_id": value}
+    response = await client.post("/api/search", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] == "request_id"

@@ -93,7 +93,7 @@ async def add_with_progress(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return await kb.add_documents(collection, documents, progress=advance)
+        return await kb.aadd_documents(collection, documents, progress=advance)
 
 
 def summary(report: IngestReport, skipped: int, seconds: float) -> str:

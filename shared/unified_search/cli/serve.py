@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from unified_search._optional import MissingDependencyError, require
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.settings import load_config
 
@@ -27,14 +28,12 @@ def serve(host: str, port: int, config_path: str | None) -> int:
     looked up again by request ID and index.
     """  # noqa: D301 - click reads \b as "keep these lines"
     try:
-        import uvicorn
-
-        from unified_search.server import create_app
-    except ImportError as exc:
-        raise BadInput(
-            'serve needs uvicorn and starlette: pip install "unified-search[server]"'
-        ) from exc
+        uvicorn = require("uvicorn", extra="server", purpose="serve")
+        require("starlette", extra="server", purpose="serve")
+    except MissingDependencyError as exc:
+        raise BadInput(str(exc)) from exc
     from unified_search.searcher import Searcher
+    from unified_search.server import create_app
     from unified_search.store import SearchStore
 
     store = SearchStore()

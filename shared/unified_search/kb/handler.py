@@ -51,7 +51,7 @@ class KBHandler:
 
     Example:
         >>> kb = KBHandler.from_config(SearchConfig.load(profile={"kb": {"data_dir": "/tmp/kb"}}))
-        >>> kb.add_documents_sync("notes", [{"id": "n1", "text": "Chroma stores vectors."}]).added
+        >>> kb.add_documents("notes", [{"id": "n1", "text": "Chroma stores vectors."}]).added
         1
     """
 
@@ -86,7 +86,7 @@ class KBHandler:
 
     # -- collections ----------------------------------------------------------------------
 
-    async def list_collections(self) -> list[str]:
+    async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""
         return await asyncio.to_thread(collection_names, self._client)
 
@@ -105,7 +105,7 @@ class KBHandler:
 
     # -- writing --------------------------------------------------------------------------
 
-    async def add_documents(
+    async def aadd_documents(
         self,
         collection: str,
         docs: Sequence[Document | Mapping[str, Any] | str],
@@ -131,7 +131,7 @@ class KBHandler:
             )
         return report
 
-    async def delete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
+    async def adelete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
         """Remove documents by ID from a collection; returns the number of chunks removed."""
         coll = await self._collection(collection)
         owned = await asyncio.to_thread(coll.side.document_chunks, document_ids)
@@ -139,23 +139,23 @@ class KBHandler:
         await asyncio.to_thread(coll.delete, chunk_ids)
         return len(chunk_ids)
 
-    def add_documents_sync(
+    def add_documents(
         self,
         collection: str,
         docs: Sequence[Document | Mapping[str, Any] | str],
         *,
         progress: Progress | None = None,
     ) -> IngestReport:
-        """Blocking twin of :meth:`add_documents`."""
-        return run_sync(self.add_documents(collection, docs, progress=progress))
+        """Blocking twin of :meth:`aadd_documents`."""
+        return run_sync(self.aadd_documents(collection, docs, progress=progress))
 
-    def delete_documents_sync(self, collection: str, document_ids: Sequence[str]) -> int:
-        """Blocking twin of :meth:`delete_documents`."""
-        return run_sync(self.delete_documents(collection, document_ids))
+    def delete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
+        """Blocking twin of :meth:`adelete_documents`."""
+        return run_sync(self.adelete_documents(collection, document_ids))
 
-    def list_collections_sync(self) -> list[str]:
-        """Blocking twin of :meth:`list_collections`."""
-        return run_sync(self.list_collections())
+    def list_collections(self) -> list[str]:
+        """Blocking twin of :meth:`alist_collections`."""
+        return run_sync(self.alist_collections())
 
     def _extractor(self, ctx: SearchContext | None) -> Any:
         uses = self.config.kb.graph.uses
@@ -216,7 +216,7 @@ class KBHandler:
     async def _names(self, request: SearchRequest, kb: KBConfig) -> list[str]:
         names = (
             list(dict.fromkeys(request.collections or kb.collections))
-            or await self.list_collections()
+            or await self.alist_collections()
         )
         if not names:
             raise SearchError(

@@ -43,7 +43,7 @@ class Skipped(BaseModel):
 
 
 class IngestReport(BaseModel):
-    """What ``add_documents`` did.
+    """What ``aadd_documents`` did.
 
     Example:
         >>> IngestReport(collection="docs", added=2, chunks_added=5).added

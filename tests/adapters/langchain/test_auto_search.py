@@ -12,7 +12,7 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableLambda
 
 from langchain_unified_search import AutoSearch, CitationOutputParser, UnifiedSearchCallbackHandler
-from langchain_unified_search.auto_search import MARKER
+from langchain_unified_search.auto_search import MARKER, as_state
 from unified_search.citations import citation_prompt
 from unified_search.config import CitationConfig
 from unified_search.errors import SearchError
@@ -133,10 +133,23 @@ def test_no_user_message_means_no_search(sources):
     assert sources.kb.calls == [] and state["context"] == ReferenceContext()
 
 
-def test_failed_sources_leave_the_conversation_unchanged(sources):
-    state = AutoSearch(searcher=sources.searcher(), types=["web"]).invoke("please fail")
-    assert state["response"].status == "failed"
-    assert injected(state["messages"]) == [] and state["context"].references == []
+def test_every_source_failing_raises_and_a_fallback_keeps_the_conversation(sources):
+    """Total failure raises (one policy); a fallback answers without references."""
+    auto = AutoSearch(searcher=sources.searcher(), types=["web"])
+    with pytest.raises(SearchError, match="RATE_LIMITED"):
+        auto.invoke("please fail")
+    state = auto.with_fallbacks([RunnableLambda(as_state)]).invoke("please fail")
+    assert injected(state["messages"]) == [] and "context" not in state
+
+
+def test_partial_failure_injects_what_was_found(sources):
+    state = AutoSearch(searcher=sources.searcher(), types=["web", "kb"]).invoke(
+        {"messages": conversation(), "documents": []}
+    )
+    assert state["response"].status == "ok"
+    failing = AutoSearch(searcher=sources.searcher(), types=["web", "kb"], collections=["nope"])
+    state = failing.invoke({"messages": conversation()})
+    assert state["response"].status == "partial" and state["context"].references
 
 
 @pytest.mark.parametrize("use_async", [False, True])

@@ -18,13 +18,14 @@ async def test_trace_tree_has_timings_counts_and_errors(sources, use_async):
     progress: list[str] = []
     handler = UnifiedSearchCallbackHandler(on_progress=progress.append)
     retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["web", "kb", "db"], k=4)
-    config = {"callbacks": [handler]}
+    config = {"callbacks": [handler], "configurable": {"request_id": "req-1"}}
     if use_async:
-        await retriever.ainvoke("q", config, request_id="req-1", models=["nope"])
+        await retriever.ainvoke("q", config, models=["nope"])
     else:
-        retriever.invoke("q", config, request_id="req-1", models=["nope"])
-    trace = handler.traces["req-1"]
-    assert handler.last is trace
+        retriever.invoke("q", config, models=["nope"])
+    trace = handler.last
+    assert trace is not None and trace.request_id == "req-1"
+    assert handler.traces == {trace.root.id: trace}
     assert trace.root.kind == "search" and trace.root.status == "completed"
     assert sorted(node.type for node in trace.children.values()) == ["db", "kb", "web"]
     assert all(node.parent_id == trace.root.id for node in trace.children.values())
@@ -43,8 +44,12 @@ def test_each_search_gets_its_own_trace(sources):
     retriever.invoke("a", {"callbacks": [handler]})
     tool = KBSearchTool(searcher=sources.searcher())
     tool.invoke({"query": "b"}, {"callbacks": [handler]})
-    assert len(handler.traces) == 2
-    assert [t.root.input["query"] for t in handler.traces.values()] == ["a", "b"]
+    same_scope = {"callbacks": [handler], "configurable": {"thread_id": "t"}}
+    retriever.invoke("c", same_scope)
+    retriever.invoke("d", same_scope)
+    assert len(handler.traces) == 4
+    assert [t.root.input["query"] for t in handler.traces.values()] == ["a", "b", "c", "d"]
+    assert [t.request_id for t in handler.traces.values()][2:] == ["t", "t"]
 
 
 def test_progress_in_the_configured_language(sources):

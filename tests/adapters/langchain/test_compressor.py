@@ -8,26 +8,35 @@ from langchain_core.documents import Document
 
 from langchain_unified_search import UnifiedSearchReranker, UnifiedSearchRetriever
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.metadata import METADATA_KEY, core_fields
 from unified_search.rerank.registry import RERANKERS
 from unified_search.searcher import Searcher
 
 
 def docs() -> list[Document]:
+    """Documents this package made: their score and weight are core fields."""
     return [
-        Document(page_content="low", metadata={"score": 0.2, "id": "a"}),
-        Document(page_content="high but distrusted", metadata={"score": 0.9, "weight": 0.5}),
-        Document(page_content="good", metadata={"score": 0.7}),
+        Document(page_content="low", metadata={METADATA_KEY: {"score": 0.2}, "id": "a"}),
+        Document(
+            page_content="high but distrusted",
+            metadata={METADATA_KEY: {"score": 0.9, "weight": 0.5}},
+        ),
+        Document(page_content="good", metadata={METADATA_KEY: {"score": 0.7}}),
     ]
+
+
+def score(doc: Document) -> float:
+    return doc.metadata[METADATA_KEY]["rerank_score"]
 
 
 def test_weighted_orders_by_score_times_weight_and_returns_copies():
     given = docs()
     ranked = UnifiedSearchReranker().compress_documents(given, "q")
     assert [d.page_content for d in ranked] == ["good", "high but distrusted", "low"]
-    assert [d.metadata["rerank_score"] for d in ranked] == pytest.approx([0.7, 0.45, 0.2])
+    assert [score(d) for d in ranked] == pytest.approx([0.7, 0.45, 0.2])
     assert ranked[2].metadata["id"] == "a"
-    assert all("rerank_score" not in d.metadata for d in given)
-    assert all(not any(k.startswith("__") for k in d.metadata) for d in ranked)
+    assert all("rerank_score" not in d.metadata[METADATA_KEY] for d in given)
+    assert all(set(d.metadata) <= {"id", METADATA_KEY} for d in ranked)
 
 
 async def test_top_n_cuts_and_async_matches_sync():
@@ -70,9 +79,9 @@ def test_works_inside_contextual_compression_retriever(sources):
     )
     result = retriever.invoke("gardening")
     assert len(result) == 3
-    scores = [d.metadata["rerank_score"] for d in result]
+    scores = [score(d) for d in result]
     assert scores == sorted(scores, reverse=True)
-    assert all(d.metadata["citation_id"].startswith("ref_") for d in result)
+    assert all(core_fields(d.metadata)["citation_id"].startswith("ref_") for d in result)
 
 
 def test_an_agent_registered_on_the_searcher_reranks():
@@ -92,4 +101,4 @@ def test_an_agent_registered_on_the_searcher_reranks():
 def test_rrf_reranker_by_name_keeps_every_document():
     ranked = UnifiedSearchReranker(reranker="rrf").compress_documents(docs(), "q")
     assert sorted(d.page_content for d in ranked) == ["good", "high but distrusted", "low"]
-    assert all(isinstance(d.metadata["rerank_score"], float) for d in ranked)
+    assert all(isinstance(score(d), float) for d in ranked)

@@ -29,17 +29,17 @@ def call(tool: DBSearchTool, args: dict) -> object:
 
 
 def test_db_search_returns_cited_rows(tool):
-    message = call(tool, {"question": "shipped orders", "models": ["orders"]})
+    message = call(tool, {"query": "shipped orders", "models": ["orders"]})
     assert message.status == "success"
     assert sorted(ref.record_id for ref in message.artifact) == ["1", "3"]
     assert all(
         ref.model == "orders" and ref.data["status"] == "shipped" for ref in message.artifact
     )
-    assert "status: shipped" in message.content and "#ref:ref_002" in message.content
+    assert "status: shipped" in message.content and '<ref id="ref_002"' in message.content
 
 
 def test_unknown_model_lists_the_available_ones(tool):
-    message = call(tool, {"question": "anything", "models": ["users"]})
+    message = call(tool, {"query": "anything", "models": ["users"]})
     assert message.status == "error"
     assert (
         message.content

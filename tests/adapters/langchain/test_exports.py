@@ -19,6 +19,8 @@ EXPECTED = [
     "UnifiedSearchReranker",
     "UnifiedSearchRetriever",
     "WebSearchTool",
+    "__version__",
+    "citation_id_of",
     "citation_prompt",
     "document_to_item",
     "format_references",

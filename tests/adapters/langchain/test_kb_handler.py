@@ -28,7 +28,7 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
         }
     )
     kb = KBHandler.from_config(config)
-    kb.add_documents_sync("notes", NOTES)
+    kb.add_documents("notes", NOTES)
     return Searcher(config, handlers={"kb": kb})
 
 
@@ -37,11 +37,13 @@ def call(tool: KBSearchTool, args: dict) -> object:
 
 
 def test_kb_search_finds_the_passage(searcher):
-    message = call(KBSearchTool(searcher=searcher), {"query": "how many vacation days", "limit": 2})
+    message = call(
+        KBSearchTool(searcher=searcher), {"query": "how many vacation days", "max_results": 2}
+    )
     assert message.status == "success"
     assert message.artifact[0].document_id == "leave"
     assert message.artifact[0].collection == "notes"
-    assert "[1] (untitled) #ref:ref_001\nVacation: employees get 25 days" in message.content
+    assert 'weight="1">Vacation: employees get 25 days' in message.content
 
 
 def test_unknown_collection_lists_the_existing_ones(searcher):
@@ -55,6 +57,6 @@ def test_unknown_collection_lists_the_existing_ones(searcher):
 async def test_retriever_documents_carry_kb_identifiers(searcher):
     docs = await UnifiedSearchRetriever(searcher=searcher, types=["kb"], k=1).ainvoke("refund")
     assert len(docs) == 1
-    meta = docs[0].metadata
+    meta = docs[0].metadata["unified_search"]
     assert (meta["document_id"], meta["collection"], meta["type"]) == ("refund", "notes", "kb")
     assert docs[0].page_content == "Our refund policy allows returns within 30 days."

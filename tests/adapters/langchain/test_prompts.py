@@ -60,15 +60,15 @@ def test_format_references_cites_documents_in_order_and_escapes():
 
 def test_format_references_keeps_search_citations(sources):
     retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["kb"], k=3)
-    docs = retriever.invoke("q", request_id="r")
-    more = retriever.invoke("q", request_id="r", collections=["faq"])
+    docs = retriever.invoke("q", {"configurable": {"request_id": "r"}})
+    more = retriever.invoke("q", {"configurable": {"request_id": "r"}}, collections=["faq"])
     context = format_references().invoke(more)
     assert [r.id for r in context.references] == ["ref_004", "ref_005", "ref_006"]
     assert format_references().invoke(docs[:1]).references[0].title == "kb-0 q"
 
 
 def test_format_references_renumbers_when_some_are_uncited():
-    cited = Document(page_content="x", metadata={"citation_id": "ref_009"})
+    cited = Document(page_content="x", metadata={"unified_search": {"citation_id": "ref_009"}})
     plain = Document(page_content="y")
     assert [r.id for r in format_references().invoke([cited, plain]).references] == [
         "ref_001",

@@ -80,16 +80,16 @@ class _KBSearch(_ToolBase):
     example: ClassVar[dict[str, Any]] = {
         "query": "vacation days",
         "collections": ["handbook"],
-        "limit": 3,
+        "max_results": 3,
     }
 
 
 class _DBSearch(_ToolBase):
     tool_class = DBSearchTool
     example: ClassVar[dict[str, Any]] = {
-        "question": "orders over 100 dollars",
+        "query": "orders over 100 dollars",
         "models": ["orders"],
-        "limit": 4,
+        "max_results": 4,
     }
 
 

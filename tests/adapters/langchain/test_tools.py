@@ -58,15 +58,14 @@ def test_web_search_maps_every_argument(sources):
     assert len(message.artifact) == 3
 
 
-def test_content_is_numbered_and_cited_and_the_artifact_holds_references(sources):
+def test_content_is_cited_references_and_the_artifact_holds_them(sources):
     tool = WebSearchTool(searcher=sources.searcher())
     message = call(tool, {"query": "tea", "max_results": 2})
     assert message.status == "success"
     assert message.content.splitlines()[0].startswith("Found 2 result(s) for 'tea'.")
-    assert "[1] web-0 tea #ref:ref_001\nURL: https://example.com/web-0\nweb-0: text about tea" in (
-        message.content
-    )
-    assert "[2] web-1 tea #ref:ref_002" in message.content
+    assert '<ref id="ref_001" type="web"' in message.content
+    assert 'url="https://example.com/web-0">web-0: text about tea</ref>' in message.content
+    assert '<ref id="ref_002"' in message.content
     assert all(isinstance(ref, Reference) for ref in message.artifact)
     assert [ref.id for ref in message.artifact] == ["ref_001", "ref_002"]
 
@@ -74,13 +73,13 @@ def test_content_is_numbered_and_cited_and_the_artifact_holds_references(sources
 def test_citation_format_follows_the_configuration(sources):
     tool = WebSearchTool(searcher=sources.searcher({"citation": {"format": "[{id}]"}}))
     message = call(tool, {"query": "tea", "max_results": 1})
-    assert "as [ref_001]." in message.content and "[1] web-0 tea [ref_001]" in message.content
+    assert "as [ref_001];" in message.content
 
 
 def test_kb_and_db_tools_forward_names_and_limits(sources):
     kb, db = KBSearchTool(searcher=sources.searcher()), DBSearchTool(searcher=sources.searcher())
-    kb_message = call(kb, {"query": "leave", "collections": ["faq"], "limit": 2})
-    db_message = call(db, {"question": "big orders", "models": ["orders"], "limit": 3})
+    kb_message = call(kb, {"query": "leave", "collections": ["faq"], "max_results": 2})
+    db_message = call(db, {"query": "big orders", "models": ["orders"], "max_results": 3})
     assert sources.kb.calls[0].collections == ["faq"] and sources.kb.calls[0].type == "kb"
     assert sources.db.calls[0].models == ["orders"] and sources.db.calls[0].query == "big orders"
     assert len(kb_message.artifact) == 2 and len(db_message.artifact) == 3
@@ -97,7 +96,7 @@ def test_kb_and_db_tools_forward_names_and_limits(sources):
         ),
         (
             DBSearchTool,
-            {"question": "x", "models": ["users"]},
+            {"query": "x", "models": ["users"]},
             "unknown model 'users'; valid: orders, customers",
         ),
     ],
@@ -154,8 +153,8 @@ async def test_empty_query_is_an_argument_error(sources, tool_class):
 
 
 def test_empty_db_question_is_an_argument_error(sources):
-    message = call(DBSearchTool(searcher=sources.searcher()), {"question": ""})
-    assert "question: String should have at least 1 character" in message.content
+    message = call(DBSearchTool(searcher=sources.searcher()), {"query": ""})
+    assert "query: String should have at least 1 character" in message.content
 
 
 def test_no_results_is_said_plainly(sources):
@@ -172,7 +171,7 @@ def test_retrieve_url_reads_the_page_through_the_web_handler(sources):
     assert sources.web.retrieved == ["https://example.com/post"]
     assert message.artifact[0].content == "full text of https://example.com/post"
     assert message.artifact[0].source == "user" and message.artifact[0].id == "ref_001"
-    assert "#ref:ref_001" in message.content
+    assert "#ref:ref_001" in message.content and '<ref id="ref_001"' in message.content
 
 
 def test_retrieve_url_refusal_is_a_tool_error(sources):
@@ -198,17 +197,34 @@ def test_tool_calls_of_one_request_share_citation_ids(sources):
     """With a request_id in the run config, later calls continue the numbering."""
     web, retrieve, kb, _ = search_tools(searcher=sources.searcher())
     first = call(web, {"query": "a", "max_results": 2}, request_id="turn-1")
-    second = call(kb, {"query": "b", "limit": 2}, request_id="turn-1")
+    second = call(kb, {"query": "b", "max_results": 2}, request_id="turn-1")
     third = call(retrieve, {"url": "https://example.com/x"}, request_id="turn-1")
     ids = [ref.id for m in (first, second, third) for ref in m.artifact]
     assert ids == ["ref_001", "ref_002", "ref_003", "ref_004", "ref_005"]
-    assert "[3] kb-0 b #ref:ref_003" in second.content
+    assert '<ref id="ref_003" type="kb"' in second.content
+    other = call(kb, {"query": "b", "max_results": 1}, request_id="turn-2")
+    assert [ref.id for ref in other.artifact] == ["ref_001"]
+
+
+def test_tools_built_together_share_one_scope_without_run_ids(sources):
+    """Without a request_id the tool set is the scope: no two calls show the same ID."""
+    web, retrieve, kb, db = search_tools(searcher=sources.searcher())
+    messages = [
+        call(web, {"query": "a", "max_results": 2}),
+        call(kb, {"query": "b", "max_results": 2}),
+        call(db, {"query": "c", "max_results": 2}),
+        call(retrieve, {"url": "https://example.com/x"}),
+    ]
+    ids = [ref.id for m in messages for ref in m.artifact]
+    assert ids == [f"ref_{i:03d}" for i in range(1, 8)]
+    lone = call(KBSearchTool(searcher=sources.searcher()), {"query": "b", "max_results": 1})
+    assert [ref.id for ref in lone.artifact] == ["ref_001"]
 
 
 def test_search_tools_share_one_searcher(sources):
     tools = search_tools(searcher=sources.searcher())
     assert [t.name for t in tools] == ["web_search", "retrieve_url", "kb_search", "db_search"]
-    assert len({id(t.engine) for t in tools}) == 1
+    assert len({id(t.engine) for t in tools}) == 1 and len({id(t.session) for t in tools}) == 1
 
 
 def test_search_mode_has_only_web_tools_and_asks_for_citations(sources):

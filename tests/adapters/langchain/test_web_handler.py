@@ -57,7 +57,7 @@ async def test_web_search_tool_over_searxng():
 
 def test_retriever_over_searxng_carries_the_provider():
     docs = UnifiedSearchRetriever(searcher=searcher(), k=3).invoke("postgres logical replication")
-    assert len(docs) == 3 and all(d.metadata["type"] == "web" for d in docs)
+    assert len(docs) == 3 and all(d.metadata["unified_search"]["type"] == "web" for d in docs)
     assert all(
         "searxng" in str(d.metadata.get("provider") or d.metadata.get("providers")) for d in docs
     )

@@ -113,7 +113,11 @@ class FailingWeb:
 
 @pytest.fixture
 def searcher() -> Searcher:
-    return Searcher(handlers={"kb": FakeKB(), "web": FakeWeb(), "db": FakeDB()})
+    """Fake sources; only the knowledge base is configured, so it is searched by default."""
+    return Searcher(
+        {"kb": {"collections": ["energy"]}},
+        handlers={"kb": FakeKB(), "web": FakeWeb(), "db": FakeDB()},
+    )
 
 
 @pytest.fixture

@@ -54,13 +54,13 @@ class CiteFirst(MockLLM):
 async def searcher(tmp_path: Path) -> AsyncIterator[Searcher]:
     config = SearchConfig.load(profile={"kb": {"data_dir": str(tmp_path / "kb"), "threshold": 0.0}})
     kb = KBHandler.from_config(config)
-    await kb.add_documents("energy", DOCS)
+    await kb.aadd_documents("energy", DOCS)
     async with Searcher(config, handlers={"kb": kb}) as engine:
         yield engine
 
 
 async def test_query_engine_over_the_embedded_kb_cites_real_chunks(searcher: Searcher) -> None:
-    retriever = UnifiedSearchRetriever(searcher, collections=["energy"], top_k=2)
+    retriever = UnifiedSearchRetriever(searcher, types=["kb"], collections=["energy"], top_k=2)
     engine = RetrieverQueryEngine.from_args(
         retriever,
         llm=CiteFirst(),
@@ -68,7 +68,7 @@ async def test_query_engine_over_the_embedded_kb_cites_real_chunks(searcher: Sea
         refine_template=citation_refine_template(),
     )
     response = await engine.aquery("how does a heat pump heat a house?")
-    top = response.source_nodes[0].node.metadata
+    top = response.source_nodes[0].node.metadata["unified_search"]
     assert (top["citation_id"], top["document_id"], top["collection"], top["type"]) == (
         "ref_001",
         "heat-pumps",
@@ -76,7 +76,10 @@ async def test_query_engine_over_the_embedded_kb_cites_real_chunks(searcher: Sea
         "kb",
     )
     resolved = resolve_citations(response)
-    assert resolved.unknown == [] and resolved.cited_nodes[0].node.metadata["title"] == "Heat pumps"
+    assert (
+        resolved.unknown == []
+        and resolved.cited_nodes[0].node.metadata["unified_search"]["title"] == "Heat pumps"
+    )
     again = await retriever.aretrieve("how does a heat pump heat a house?")
     assert again[0].node.node_id == response.source_nodes[0].node.node_id
 
@@ -85,5 +88,7 @@ async def test_unknown_collection_in_the_embedded_kb_is_a_clear_error(searcher: 
     with pytest.raises(
         SearchError, match="unknown collection 'missing'; existing collections: energy"
     ) as caught:
-        await UnifiedSearchRetriever(searcher, collections=["missing"]).aretrieve("heat")
+        await UnifiedSearchRetriever(searcher, types=["kb"], collections=["missing"]).aretrieve(
+            "heat"
+        )
     assert caught.value.code is ErrorCode.INVALID_QUERY

@@ -18,6 +18,8 @@ def test_public_names_are_pinned_and_sorted() -> None:
         "UnifiedSearchRetriever",
         "UnifiedSearchStartEvent",
         "UnifiedSearchToolSpec",
+        "__version__",
+        "citation_id_of",
         "citation_qa_template",
         "citation_refine_template",
         "item_to_node",

@@ -48,13 +48,13 @@ async def test_collector_receives_the_events_in_order(
     searcher: Searcher, collector: SearchTraceCollector, use_async: bool
 ) -> None:
     await _retrieve(UnifiedSearchRetriever(searcher), use_async)
-    (request_id,) = collector.request_ids()
-    events = collector.events(request_id)
+    (search_id,) = collector.search_ids()
+    events = collector.events(search_id)
     assert [e.name.value for e in events] == ORDER_ONE_SOURCE
     assert isinstance(events[0], UnifiedSearchStartEvent)
     assert isinstance(events[-2], UnifiedSearchCompleteEvent)
     assert isinstance(events[-1], UnifiedSearchProgressEvent)
-    assert collector.progress(request_id) == ["Searching…", "Found 3 references"]
+    assert collector.progress(search_id) == ["Searching…", "Found 3 references"]
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -64,8 +64,8 @@ async def test_trace_tree_and_failures(
     """The collected tree has the search root and one child per request, failures included."""
     searcher = Searcher(handlers={"kb": fakes.FakeKB(), "web": fakes.FailingWeb()})
     await _retrieve(UnifiedSearchRetriever(searcher, types=["kb", "web"]), use_async)
-    (request_id,) = collector.request_ids()
-    root, *children = collector.trace(request_id)
+    (search_id,) = collector.search_ids()
+    root, *children = collector.trace(search_id)
     assert root.kind == "search" and root.status is TraceStatus.COMPLETED
     assert root.output["result_count"] == 3
     assert {c.type.value: c.status for c in children} == {
@@ -73,11 +73,9 @@ async def test_trace_tree_and_failures(
         "web": TraceStatus.FAILED,
     }
     assert all(c.parent_id == root.id for c in children)
-    failed = [
-        e for e in collector.events(request_id) if isinstance(e, UnifiedSearchItemFailedEvent)
-    ]
+    failed = [e for e in collector.events(search_id) if isinstance(e, UnifiedSearchItemFailedEvent)]
     assert failed[0].node.error.code.value == "NO_API_KEY"
-    assert collector.progress(request_id)[-1] == "Found 3 references (some sources failed)"
+    assert collector.progress(search_id)[-1] == "Found 3 references (some sources failed)"
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -97,8 +95,8 @@ async def test_each_search_has_a_span_and_its_events_belong_to_it(
     search_spans = [s for s in spans.completed_spans if s.id_.startswith(("search-", "asearch-"))]
     assert len(search_spans) == 2
     assert all(s.parent_id and "Retriever" in s.parent_id for s in search_spans)
-    for request_id, span in zip(collector.request_ids(), search_spans, strict=True):
-        assert {e.span_id for e in collector.events(request_id)} == {span.id_}
+    for search_id, span in zip(collector.search_ids(), search_spans, strict=True):
+        assert {e.span_id for e in collector.events(search_id)} == {span.id_}
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -116,7 +114,7 @@ async def test_collector_separates_concurrent_searches(
 ) -> None:
     retriever = UnifiedSearchRetriever(searcher)
     await asyncio.gather(retriever.aretrieve("a"), retriever.aretrieve("b"))
-    ids = collector.request_ids()
+    ids = collector.search_ids()
     assert len(ids) == 2
     assert all([e.name.value for e in collector.events(i)] == ORDER_ONE_SOURCE for i in ids)
     collector.clear()

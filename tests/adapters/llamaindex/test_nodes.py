@@ -25,7 +25,7 @@ def test_item_to_node_carries_citation_metadata_and_rank_score() -> None:
     scored = item_to_node(_kb_item())
     assert isinstance(scored.node, ReferenceNode)
     assert scored.score == 0.48
-    meta = scored.node.metadata
+    meta = scored.node.metadata["unified_search"]
     assert meta["citation_id"] == "ref_002"
     assert (meta["type"], meta["source"], meta["weight"]) == ("kb", "auto", 0.6)
     assert (meta["collection"], meta["document_id"]) == ("energy", "heat-pumps")
@@ -76,17 +76,16 @@ def test_llm_mode_shows_the_escaped_reference_element() -> None:
 
 def test_foreign_node_becomes_a_kb_item_keyed_by_node_id() -> None:
     """A node from another retriever ranks as a knowledge-base item with its own score."""
-    foreign = NodeWithScore(
-        node=TextNode(id_="n-1", text="plain", metadata={"title": "T", "type": "pdf"}), score=0.3
-    )
+    metadata = {"title": "T", "type": "pdf", "citation_id": "x"}
+    foreign = NodeWithScore(node=TextNode(id_="n-1", text="plain", metadata=metadata), score=0.3)
     item = node_to_item(foreign)
-    assert (item.type.value, item.document_id, item.title, item.content, item.score) == (
+    assert (item.type.value, item.document_id, item.content, item.score) == (
         "kb",
         "n-1",
-        "T",
         "plain",
         0.3,
     )
+    assert item.metadata == metadata and item.citation_id is None
     assert node_to_item(NodeWithScore(node=TextNode(text="x"), score=None)).score == 0.0
 
 

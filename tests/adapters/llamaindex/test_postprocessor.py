@@ -2,7 +2,7 @@ import pytest
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import ValidationError
 
-from llama_index_unified_search import UnifiedRerankPostprocessor, item_to_node
+from llama_index_unified_search import UnifiedRerankPostprocessor, citation_id_of, item_to_node
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.rerank.registry import RERANKERS
 from unified_search.types import ResultItem
@@ -44,14 +44,15 @@ def _snapshot(nodes: list[NodeWithScore]) -> list[dict]:
 def test_weighted_orders_by_score_times_weight() -> None:
     """0.8×1.0 > 0.9×0.6 > 0.5×0.8: citation ids travel with their nodes."""
     ranked = UnifiedRerankPostprocessor().postprocess_nodes(_nodes(), query_str="q")
-    assert [n.node.metadata["citation_id"] for n in ranked] == ["ref_002", "ref_001", "ref_003"]
+    assert [citation_id_of(n.node) for n in ranked] == ["ref_002", "ref_001", "ref_003"]
     assert [n.score for n in ranked] == pytest.approx([0.8, 0.54, 0.4])
-    assert [n.node.metadata["rerank_score"] for n in ranked] == pytest.approx([0.8, 0.54, 0.4])
+    scores = [n.node.metadata["unified_search"]["rerank_score"] for n in ranked]
+    assert scores == pytest.approx([0.8, 0.54, 0.4])
 
 
 def test_top_n_keeps_the_best() -> None:
     ranked = UnifiedRerankPostprocessor(top_n=1).postprocess_nodes(_nodes(), query_str="q")
-    assert [n.node.metadata["citation_id"] for n in ranked] == ["ref_002"]
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in ranked] == ["ref_002"]
 
 
 def test_input_nodes_are_never_changed() -> None:
@@ -61,7 +62,7 @@ def test_input_nodes_are_never_changed() -> None:
     ranked = UnifiedRerankPostprocessor(top_n=2).postprocess_nodes(nodes, query_str="q")
     assert _snapshot(nodes) == before
     assert all(r is not n and r.node is not n.node for r in ranked for n in nodes)
-    ranked[0].node.metadata["title"] = "changed later"
+    ranked[0].node.metadata["unified_search"]["title"] = "changed later"
     assert _snapshot(nodes) == before
 
 
@@ -71,7 +72,7 @@ def test_reranking_twice_is_stable() -> None:
     once = rerank.postprocess_nodes(_nodes(), query_str="q")
     twice = rerank.postprocess_nodes(once, query_str="q")
     assert [(n.node.node_id, n.score) for n in twice] == [(n.node.node_id, n.score) for n in once]
-    assert twice[0].node.excluded_llm_metadata_keys.count("rerank_score") == 1
+    assert twice[0].node.excluded_llm_metadata_keys.count("unified_search") == 1
 
 
 def test_foreign_nodes_are_ranked_by_their_score() -> None:
@@ -127,7 +128,7 @@ def test_query_is_required() -> None:
 
 
 def test_config_and_searcher_are_exclusive(searcher) -> None:
-    with pytest.raises(ValueError, match="either searcher or config"):
+    with pytest.raises(ValueError, match="one of session, searcher or config"):
         UnifiedRerankPostprocessor(searcher=searcher, config={})
 
 
@@ -155,5 +156,8 @@ def test_query_aware_reranker_puts_the_matching_node_first() -> None:
     ranked = UnifiedRerankPostprocessor(reranker="intent").postprocess_nodes(
         nodes, query_str="how does a heat pump work"
     )
-    assert [n.node.metadata["citation_id"] for n in ranked] == ["ref_002", "ref_001"]
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in ranked] == [
+        "ref_002",
+        "ref_001",
+    ]
     assert ranked[0].score > ranked[1].score

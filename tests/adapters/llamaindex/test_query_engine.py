@@ -62,13 +62,13 @@ def test_citations_resolve_to_source_nodes_and_unknown_are_flagged(searcher: Sea
     assert resolved.unknown == ["ref_099"]
     (node,) = resolved.cited_nodes
     assert node is response.source_nodes[0]
-    assert node.node.metadata["title"] == "Heat pumps"
+    assert node.node.metadata["unified_search"]["title"] == "Heat pumps"
 
 
 async def test_async_query_resolves_the_same_citations(searcher: Searcher) -> None:
     """aquery goes through _aretrieve and gives the same cited nodes."""
     response = await _engine(searcher, CitingLLM()).aquery("heat pumps")
-    assert [n.node.metadata["citation_id"] for n in response.source_nodes] == [
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in response.source_nodes] == [
         "ref_001",
         "ref_002",
         "ref_003",
@@ -81,8 +81,14 @@ def test_postprocessor_in_query_engine_reorders_source_nodes(searcher: Searcher)
     rerank = UnifiedRerankPostprocessor(reranker="weighted", top_n=2)
     response = _engine(searcher, CitingLLM(), node_postprocessors=[rerank]).query("heat")
     assert len(response.source_nodes) == 2
-    assert [n.node.metadata["citation_id"] for n in response.source_nodes] == ["ref_001", "ref_002"]
-    assert resolve_citations(response).cited_nodes[0].node.metadata["citation_id"] == "ref_001"
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in response.source_nodes] == [
+        "ref_001",
+        "ref_002",
+    ]
+    assert (
+        resolve_citations(response).cited_nodes[0].node.metadata["unified_search"]["citation_id"]
+        == "ref_001"
+    )
 
 
 def test_refine_template_keeps_citing_across_chunks(searcher: Searcher) -> None:

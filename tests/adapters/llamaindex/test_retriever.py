@@ -18,7 +18,7 @@ from unified_search.searcher import Searcher
 def test_retrieve_returns_cited_nodes_best_first(searcher: Searcher) -> None:
     """Nodes come back in rank order with consecutive citation ids and their origin."""
     nodes = UnifiedSearchRetriever(searcher, types=["kb", "db"], top_k=3).retrieve("heat pump")
-    metas = [n.node.metadata for n in nodes]
+    metas = [n.node.metadata["unified_search"] for n in nodes]
     assert [m["citation_id"] for m in metas] == ["ref_001", "ref_002", "ref_003"]
     assert [(m["type"], m.get("record_id") or m.get("document_id")) for m in metas] == [
         ("db", "p1"),
@@ -42,10 +42,13 @@ def test_request_options_reach_the_source(fakes) -> None:
     """Collections and extra request fields go into every request."""
     kb = fakes.FakeKB()
     retriever = UnifiedSearchRetriever(
-        Searcher(handlers={"kb": kb}), collections=["travel"], request_fields={"threshold": 0.5}
+        Searcher(handlers={"kb": kb}),
+        types=["kb"],
+        collections=["travel"],
+        request_fields={"threshold": 0.5},
     )
     nodes = retriever.retrieve("trains")
-    assert [n.node.metadata["document_id"] for n in nodes] == ["trains"]
+    assert [n.node.metadata["unified_search"]["document_id"] for n in nodes] == ["trains"]
     assert (kb.calls[0].collections, kb.calls[0].threshold) == (["travel"], 0.5)
 
 
@@ -63,8 +66,14 @@ def test_explicit_requests_are_fused_as_separate_lists(fakes) -> None:
         "travel",
     ]
     assert all(c.threshold == 0.2 for c in kb.calls)
-    assert [n.node.metadata["document_id"] for n in nodes] == ["heat-pumps", "trains"]
-    assert [n.node.metadata["citation_id"] for n in nodes] == ["ref_001", "ref_002"]
+    assert [n.node.metadata["unified_search"]["document_id"] for n in nodes] == [
+        "heat-pumps",
+        "trains",
+    ]
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in nodes] == [
+        "ref_001",
+        "ref_002",
+    ]
 
 
 async def test_aretrieve_matches_retrieve(searcher: Searcher) -> None:
@@ -79,7 +88,9 @@ async def test_aretrieve_matches_retrieve(searcher: Searcher) -> None:
 
 async def test_aretrieve_never_blocks_the_event_loop(fakes) -> None:
     """While two slow searches run, other tasks on the loop keep running."""
-    retriever = UnifiedSearchRetriever(Searcher(handlers={"kb": fakes.FakeKB(delay=0.2)}))
+    retriever = UnifiedSearchRetriever(
+        Searcher(handlers={"kb": fakes.FakeKB(delay=0.2)}), types=["kb"]
+    )
     ticks = 0
 
     async def ticker() -> None:
@@ -98,12 +109,15 @@ async def test_aretrieve_never_blocks_the_event_loop(fakes) -> None:
     assert ticks >= 10
 
 
-def test_partial_failure_returns_the_other_sources(fakes, caplog: pytest.LogCaptureFixture) -> None:
-    """A failing web source is logged; the knowledge base still answers."""
+def test_partial_failure_returns_the_other_sources(fakes, collector) -> None:
+    """A failing web source is reported in the events; the knowledge base still answers."""
     searcher = Searcher(handlers={"kb": fakes.FakeKB(), "web": fakes.FailingWeb()})
     nodes = UnifiedSearchRetriever(searcher, types=["web", "kb"]).retrieve("heat")
-    assert {n.node.metadata["type"] for n in nodes} == {"kb"}
-    assert "NO_API_KEY" in caplog.text
+    assert {n.node.metadata["unified_search"]["type"] for n in nodes} == {"kb"}
+    failed = [e for e in collector.events() if e.name == "search_item_failed"]
+    assert [e.node.error.code for e in failed] == ["NO_API_KEY"]
+    with pytest.raises(SearchError, match="NO_API_KEY"):
+        UnifiedSearchRetriever(searcher, types=["web", "kb"], strict=True).retrieve("heat")
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -143,17 +157,17 @@ async def test_empty_query_bundle_is_rejected(searcher: Searcher, bundle: QueryB
     [
         ({"top_k": 0}, "top_k must be at least 1, got 0"),
         ({"top_k": -3}, "top_k must be at least 1"),
-        ({"types": ["kb", "files"]}, "unknown search type 'files'; valid types: web, kb, db"),
-        ({"types": []}, "types must name at least one"),
-        ({"mode": "fastest"}, "unknown mode 'fastest'"),
+        ({"types": ["kb", "files"]}, r"types\.1\n  Input should be 'web', 'kb' or 'db'"),
+        ({"types": []}, "types\n  List should have at least 1 item"),
+        ({"mode": "fastest"}, "mode\n  Input should be 'all', 'any' or 'race'"),
         ({"request_fields": {"threshold": 2}}, "threshold"),
         ({"request_fields": {"colour": "red"}}, "colour"),
-        ({"request_fields": {"type": "web"}}, "cannot set query or type"),
+        ({"request_fields": {"type": "web"}}, r"request_fields: unknown field\(s\) \['type'\]"),
         ({"types": ["kb"], "requests": [{"type": "kb"}]}, "either types or requests"),
-        ({"requests": []}, "at least one request template"),
+        ({"requests": []}, "at least one request"),
         ({"requests": [{"type": "kb", "query": "x"}]}, "none with a query"),
         ({"requests": [{"type": "files"}]}, "type"),
-        ({"config": {}}, "either searcher or config, not both"),
+        ({"config": {}}, "one of session, searcher or config, not searcher and config"),
     ],
 )
 def test_bad_construction_fails_naming_the_problem(
@@ -176,10 +190,14 @@ def test_shared_request_id_keeps_citation_ids_unique_across_retrievers(searcher:
     fusion = QueryFusionRetriever(
         [kb, web], llm=MockLLM(), num_queries=1, use_async=False, similarity_top_k=5
     )
-    ids = [n.node.metadata["citation_id"] for n in fusion.retrieve("heat")]
+    ids = [n.node.metadata["unified_search"]["citation_id"] for n in fusion.retrieve("heat")]
     assert sorted(ids) == ["ref_001", "ref_002", "ref_003", "ref_004", "ref_005"]
     again = kb.retrieve("heat")  # the same chunks keep their ids within the context
-    assert [n.node.metadata["citation_id"] for n in again] == ["ref_001", "ref_002", "ref_003"]
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in again] == [
+        "ref_001",
+        "ref_002",
+        "ref_003",
+    ]
 
 
 def test_mode_any_returns_the_first_source_with_items(fakes) -> None:
@@ -188,7 +206,7 @@ def test_mode_any_returns_the_first_source_with_items(fakes) -> None:
     started = time.perf_counter()
     nodes = UnifiedSearchRetriever(searcher, types=["kb", "web"], mode="any").retrieve("heat")
     assert time.perf_counter() - started < 0.8
-    assert {n.node.metadata["type"] for n in nodes} == {"web"}
+    assert {n.node.metadata["unified_search"]["type"] for n in nodes} == {"web"}
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -207,11 +225,14 @@ def test_works_as_a_query_fusion_sub_retriever(searcher: Searcher, use_async: bo
     nodes = fusion.retrieve("heat pump")
     assert len(nodes) == 4
     # Reciprocal rank: the two first-ranked nodes (one per retriever) lead.
-    assert {nodes[0].node.metadata["title"], nodes[1].node.metadata["title"]} == {
+    assert {
+        nodes[0].node.metadata["unified_search"]["title"],
+        nodes[1].node.metadata["unified_search"]["title"],
+    } == {
         "Heat pumps",
         "Heat pump guide",
     }
-    assert all(n.node.metadata["citation_id"].startswith("ref_") for n in nodes)
+    assert all(n.node.metadata["unified_search"]["citation_id"].startswith("ref_") for n in nodes)
 
 
 class KeywordSelector(BaseSelector):
@@ -250,6 +271,7 @@ async def test_works_behind_a_router_retriever(searcher: Searcher, use_async: bo
         if use_async
         else await asyncio.to_thread(router.retrieve, query)
     )
-    assert [(n.node.metadata["type"], n.node.metadata["record_id"]) for n in nodes] == [
-        ("db", "p1")
-    ]
+    assert [
+        (n.node.metadata["unified_search"]["type"], n.node.metadata["unified_search"]["record_id"])
+        for n in nodes
+    ] == [("db", "p1")]

@@ -9,6 +9,7 @@ from llama_index.core.tools.calling import acall_tool, call_tool
 from llama_index_unified_search import SearchTraceCollector, UnifiedSearchToolSpec
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.searcher import Searcher
+from unified_search.tools import TOOLS, ToolLimits
 from unified_search.web.handler import WebHandler
 
 
@@ -22,16 +23,20 @@ def _ids(text: str) -> list[str]:
 
 
 def test_tool_list_names_schemas_and_descriptions(tools: dict) -> None:
+    """Names, descriptions and argument schemas are the core's, as in LangChain."""
     assert sorted(tools) == ["db_search", "kb_search", "retrieve_url", "web_search"]
-    web = tools["web_search"].metadata
-    props = web.get_parameters_dict()["properties"]
-    assert set(props) == {"query", "max_results", "time_range"}
-    assert "natural language" in props["query"]["description"]
-    assert "Search the web" in web.description
-    assert set(tools["kb_search"].metadata.get_parameters_dict()["properties"]) == {
+    for name, tool in tools.items():
+        assert tool.metadata.description == TOOLS[name].description
+        assert tool.metadata.fn_schema is TOOLS[name].args
+    props = tools["web_search"].metadata.get_parameters_dict()["properties"]
+    assert props["max_results"]["maximum"] == 20
+    assert set(props) == {
         "query",
-        "collections",
         "max_results",
+        "search_depth",
+        "include_domains",
+        "exclude_domains",
+        "time_range",
     }
     assert all(tool.async_fn is not None for tool in tools.values())
 
@@ -39,7 +44,7 @@ def test_tool_list_names_schemas_and_descriptions(tools: dict) -> None:
 async def test_searches_answer_with_a_cited_references_block(tools: dict) -> None:
     """Each tool returns the citation instruction and the XML; ids continue across calls."""
     web = (await acall_tool(tools["web_search"], {"query": "heat pump", "max_results": 1})).content
-    assert "Cite only ids" in web and _ids(web) == ["ref_001"] and "Heat pump guide" in web
+    assert "cite only these ids" in web and _ids(web) == ["ref_001"] and "Heat pump guide" in web
     kb = (
         await acall_tool(
             tools["kb_search"], {"query": "heat", "collections": ["energy"], "max_results": 2}
@@ -51,9 +56,22 @@ async def test_searches_answer_with_a_cited_references_block(tools: dict) -> Non
 
 
 def test_sync_and_async_tools_agree(searcher: Searcher) -> None:
-    first = UnifiedSearchToolSpec(searcher, request_id="a").kb_search("heat")
-    second = asyncio.run(UnifiedSearchToolSpec(searcher, request_id="b").akb_search("heat"))
-    assert first == second
+    first = UnifiedSearchToolSpec(searcher, request_id="a").call("kb_search", {"query": "heat"})
+    second = asyncio.run(
+        UnifiedSearchToolSpec(searcher, request_id="b").acall("kb_search", {"query": "heat"})
+    )
+    assert first.text == second.text and first.response.references
+
+
+def test_limits_shape_the_tool_list_and_cannot_be_widened(searcher: Searcher) -> None:
+    spec = UnifiedSearchToolSpec(searcher, limits=ToolLimits(types=["kb"], collections=["energy"]))
+    (kb,) = spec.to_tool_list()
+    assert kb.metadata.name == "kb_search"
+    refused = call_tool(kb, {"query": "trains", "collections": ["travel"]})
+    assert (
+        refused.is_error
+        and "collection 'travel' is not allowed; allowed: energy" in refused.content
+    )
 
 
 async def test_failure_is_a_tool_error_with_the_code(
@@ -72,8 +90,8 @@ async def test_failure_is_a_tool_error_with_the_code(
 @pytest.mark.parametrize(
     ("tool", "args", "message"),
     [
-        ("web_search", {"query": "  "}, "query must contain text"),
-        ("web_search", {"query": "x", "max_results": 0}, "limit"),
+        ("web_search", {"query": "  "}, "query: String should have at least 1 character"),
+        ("web_search", {"query": "x", "max_results": 0}, "max_results"),
         ("kb_search", {"query": "x", "collections": ["nope"]}, "unknown collection 'nope'"),
         ("db_search", {"query": "x", "models": ["ghosts"]}, "unknown model 'ghosts'"),
     ],
@@ -89,7 +107,8 @@ def test_bad_input_is_an_invalid_query_tool_error(
 async def test_retrieve_url_reads_through_the_web_source(tools: dict) -> None:
     output = await acall_tool(tools["retrieve_url"], {"url": "https://example.org/a"})
     assert not output.is_error
-    assert output.content == "Read page\nhttps://example.org/a\n\nBody of https://example.org/a"
+    assert _ids(output.content) == ["ref_001"] and "Body of https://example.org/a" in output.content
+    assert output.raw_output.response.references[0].url == "https://example.org/a"
     failed = call_tool(tools["retrieve_url"], {"url": "https://example.org/missing"})
     assert failed.is_error and "PROVIDER_ERROR [reader]: HTTP 404" in failed.content
 
@@ -97,16 +116,16 @@ async def test_retrieve_url_reads_through_the_web_source(tools: dict) -> None:
 def test_retrieve_url_without_a_reader_is_unsupported(fakes) -> None:
     spec = UnifiedSearchToolSpec(Searcher(handlers={"web": fakes.FailingWeb()}))
     with pytest.raises(SearchError, match="cannot retrieve URLs") as caught:
-        spec.retrieve_url("https://example.org/")
+        spec.call("retrieve_url", {"url": "https://example.org/"})
     assert caught.value.code is ErrorCode.UNSUPPORTED
 
 
 def test_nothing_found_says_so(searcher: Searcher) -> None:
     """An empty result is a plain sentence, not an empty references block."""
-    assert (
-        UnifiedSearchToolSpec(searcher).kb_search("x", collections=["archive"])
-        == "No references found"
+    answer = UnifiedSearchToolSpec(searcher).call(
+        "kb_search", {"query": "x", "collections": ["archive"]}
     )
+    assert answer.text == "No results found for 'x'."
 
 
 def _real_web_spec() -> UnifiedSearchToolSpec:
@@ -130,8 +149,8 @@ async def test_retrieve_url_with_the_builtin_web_reader() -> None:
     }
     page = await acall_tool(tools["retrieve_url"], {"url": "https://example.org/heat"})
     assert not page.is_error
-    assert page.content.startswith("Heat pumps\nhttps://example.org/heat")
-    assert "A heat pump moves heat & saves energy." in page.content
+    assert 'title="Heat pumps" url="https://example.org/heat"' in page.content
+    assert "A heat pump moves heat &amp; saves energy." in page.content
     private = await acall_tool(tools["retrieve_url"], {"url": "http://intranet.local/admin"})
     assert private.is_error and "INVALID_QUERY [reader]: refusing to fetch" in private.content
     unconfigured = await acall_tool(tools["web_search"], {"query": "heat"})
@@ -140,9 +159,8 @@ async def test_retrieve_url_with_the_builtin_web_reader() -> None:
     )
 
 
-@pytest.mark.parametrize("pair", UnifiedSearchToolSpec.spec_functions)
-def test_sync_and_async_twins_have_the_same_signature(pair: tuple[str, str]) -> None:
-    """The sync tool and its async twin accept exactly the same arguments."""
-    sync_fn, async_fn = (getattr(UnifiedSearchToolSpec, name) for name in pair)
-    assert inspect.signature(sync_fn) == inspect.signature(async_fn)
+def test_sync_and_async_twins_have_the_same_signature() -> None:
+    """The sync call and its async twin accept exactly the same arguments."""
+    sync_fn, async_fn = UnifiedSearchToolSpec.call, UnifiedSearchToolSpec.acall
+    assert inspect.signature(sync_fn).parameters == inspect.signature(async_fn).parameters
     assert inspect.iscoroutinefunction(async_fn) and not inspect.iscoroutinefunction(sync_fn)

@@ -41,10 +41,10 @@ def req(query: str, **extra: Any) -> SearchRequest:
 async def test_ingestion_is_idempotent_and_skips_unchanged_chunks(
     kb: KBHandler, embedding: Any
 ) -> None:
-    first = await kb.add_documents("notes", DOCS)
+    first = await kb.aadd_documents("notes", DOCS)
     assert (first.added, first.unchanged, first.chunks_added) == (3, 0, 3)
     embedded = len(embedding.embedded)
-    second = await kb.add_documents("notes", DOCS)
+    second = await kb.aadd_documents("notes", DOCS)
     assert (second.added, second.unchanged, second.chunks_added, second.chunks_removed) == (
         0,
         3,
@@ -55,8 +55,8 @@ async def test_ingestion_is_idempotent_and_skips_unchanged_chunks(
 
 
 async def test_changed_document_replaces_its_old_chunks(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents("notes", DOCS)
-    changed = await kb.add_documents(
+    await kb.aadd_documents("notes", DOCS)
+    changed = await kb.aadd_documents(
         "notes", [{"id": "pasta", "title": "Cooking", "text": "Risotto needs arborio rice."}]
     )
     assert (changed.added, changed.chunks_added, changed.chunks_removed) == (1, 1, 1)
@@ -69,7 +69,7 @@ async def test_changed_document_replaces_its_old_chunks(kb: KBHandler, ctx: Sear
 
 
 async def test_empty_and_non_text_documents_are_skipped_and_counted(kb: KBHandler) -> None:
-    report = await kb.add_documents(
+    report = await kb.aadd_documents(
         "notes", ["", "   ", 42, {"text": None}, {"title": "no text"}, "Real text here."]
     )  # type: ignore[list-item]
     assert report.added == 1
@@ -83,7 +83,7 @@ async def test_empty_and_non_text_documents_are_skipped_and_counted(kb: KBHandle
 
 
 async def test_hybrid_order_on_a_tiny_corpus(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     result = await kb.search(req("term frequency ranking of documents"), ctx)
     assert result.items[0].document_id == "bm25"
     item = result.items[0]
@@ -95,7 +95,7 @@ async def test_hybrid_order_on_a_tiny_corpus(kb: KBHandler, ctx: SearchContext) 
 async def test_threshold_drops_dissimilar_chunks_without_shared_terms(
     kb: KBHandler, ctx: SearchContext
 ) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     loose = await kb.search(req("similarity search", threshold=0.0), ctx)
     strict = await kb.search(req("similarity search", threshold=0.99), ctx)
     assert len(loose.items) == 3
@@ -110,7 +110,7 @@ def test_threshold_outside_0_1_is_a_validation_error() -> None:
 
 
 async def test_metadata_filter(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     result = await kb.search(
         req("search documents pasta", threshold=0.0, options={"where": {"year": 2020}}), ctx
     )
@@ -123,8 +123,8 @@ async def test_metadata_filter(kb: KBHandler, ctx: SearchContext) -> None:
 async def test_several_collections_are_merged_and_deduplicated(
     kb: KBHandler, ctx: SearchContext
 ) -> None:
-    await kb.add_documents("alpha", DOCS[:2])
-    await kb.add_documents("beta", DOCS[1:])
+    await kb.aadd_documents("alpha", DOCS[:2])
+    await kb.aadd_documents("beta", DOCS[1:])
     result = await kb.search(
         req("BM25 term frequency", collections=["alpha", "beta"], threshold=0.0), ctx
     )
@@ -137,7 +137,7 @@ async def test_several_collections_are_merged_and_deduplicated(
 
 
 async def test_unknown_collection_lists_existing_ones(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     with pytest.raises(SearchError) as info:
         await kb.search(req("x", collections=["nope"]), ctx)
     assert info.value.code is ErrorCode.INVALID_QUERY
@@ -147,8 +147,8 @@ async def test_unknown_collection_lists_existing_ones(kb: KBHandler, ctx: Search
 async def test_one_failing_collection_does_not_hide_the_others(
     kb: KBHandler, ctx: SearchContext
 ) -> None:
-    await kb.add_documents("notes", DOCS)
-    await kb.add_documents("empty", [""])
+    await kb.aadd_documents("notes", DOCS)
+    await kb.aadd_documents("empty", [""])
     result = await kb.search(req("BM25", collections=["notes", "empty"]), ctx)
     assert result.items and result.failures[0].code is ErrorCode.INVALID_QUERY
     assert "empty" in result.failures[0].message
@@ -159,35 +159,35 @@ async def test_empty_collection_and_no_collection_are_clear_errors(
 ) -> None:
     with pytest.raises(SearchError, match="no collections"):
         await kb.search(req("x"), ctx)
-    await kb.add_documents("empty", [""])
+    await kb.aadd_documents("empty", [""])
     with pytest.raises(SearchError, match="empty"):
         await kb.search(req("x", collections=["empty"]), ctx)
 
 
 async def test_invalid_collection_name(kb: KBHandler) -> None:
     with pytest.raises(SearchError) as info:
-        await kb.add_documents("a", DOCS)
+        await kb.aadd_documents("a", DOCS)
     assert info.value.code is ErrorCode.INVALID_QUERY and "collection name" in info.value.message
 
 
 async def test_embedding_model_mismatch_is_refused(
     config: SearchConfig, kb: KBHandler, ctx: SearchContext, make_embedding: Any
 ) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     other = KBHandler.from_config(config, embedding=make_embedding(name="another-model"))
     with pytest.raises(SearchError) as info:
         await other.search(req("BM25", collections=["notes"]), ctx)
     assert info.value.code is ErrorCode.UNSUPPORTED
     assert "hash-64" in info.value.message and "another-model" in info.value.message
     with pytest.raises(SearchError):
-        await other.add_documents("notes", DOCS)
+        await other.aadd_documents("notes", DOCS)
     assert (await kb.search(req("BM25"), ctx)).items  # nothing indexed was lost
     await other.aclose()
 
 
 async def test_delete_documents(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents("notes", DOCS)
-    assert await kb.delete_documents("notes", ["bm25", "missing"]) == 1
+    await kb.aadd_documents("notes", DOCS)
+    assert await kb.adelete_documents("notes", ["bm25", "missing"]) == 1
     result = await kb.search(req("BM25 term frequency", threshold=0.0), ctx)
     assert "bm25" not in [i.document_id for i in result.items]
 
@@ -200,7 +200,7 @@ async def test_long_documents_are_chunked_and_deduplicated_by_document(
     )
     kb = KBHandler.from_config(config, embedding=make_embedding())
     text = " ".join(f"Paragraph {i} mentions glaciers and ice sheets melting." for i in range(30))
-    report = await kb.add_documents(
+    report = await kb.aadd_documents(
         "notes", [Document(id="long", text=text, source="https://example.org/ice")]
     )
     assert report.chunks_added > 5
@@ -214,7 +214,7 @@ async def test_long_documents_are_chunked_and_deduplicated_by_document(
 
 async def test_progress_and_logs(kb: KBHandler, config: SearchConfig, log: Any) -> None:
     seen: list[tuple[int, int]] = []
-    await kb.add_documents(
+    await kb.aadd_documents(
         "notes",
         DOCS,
         progress=lambda done, total: seen.append((done, total)),
@@ -225,7 +225,7 @@ async def test_progress_and_logs(kb: KBHandler, config: SearchConfig, log: Any) 
 
 
 async def test_graph_fills_entities_relations_and_nodes(kb: KBHandler, ctx: SearchContext) -> None:
-    await kb.add_documents(
+    await kb.aadd_documents(
         "notes",
         [
             {
@@ -260,7 +260,7 @@ async def test_graph_extraction_by_agent(tmp_path: Path, make_embedding: Any) ->
     kb = KBHandler.from_config(
         config, embedding=make_embedding(), delegates=Delegates({"extractor": agent})
     )
-    await kb.add_documents("notes", ["some text about proteins"])
+    await kb.aadd_documents("notes", ["some text about proteins"])
     assert calls[0]["task"] == "extract_entities" and calls[0]["text"] == "some text about proteins"
     result = await kb.search(
         req("zorblax", graph=True), SearchContext(config=config, request_id="r")
@@ -274,9 +274,9 @@ async def test_graph_extraction_by_agent(tmp_path: Path, make_embedding: Any) ->
 
 def test_sync_twins(config: SearchConfig, make_embedding: Any) -> None:
     kb = KBHandler.from_config(config, embedding=make_embedding())
-    assert kb.add_documents_sync("notes", DOCS).added == 3
-    assert kb.list_collections_sync() == ["notes"]
-    assert kb.delete_documents_sync("notes", ["vec"]) == 1
+    assert kb.add_documents("notes", DOCS).added == 3
+    assert kb.list_collections() == ["notes"]
+    assert kb.delete_documents("notes", ["vec"]) == 1
 
 
 def test_kb_config_rejects_unknown_keys_and_bad_fusion() -> None:
@@ -291,7 +291,7 @@ def test_kb_config_rejects_unknown_keys_and_bad_fusion() -> None:
 async def test_exact_in_memory_dense_search_matches_chroma(
     kb: KBHandler, config: SearchConfig
 ) -> None:
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     via_chroma = config.merged({"kb": {"hybrid": {"exact_limit": 0}}})
     for query in ("similarity search in a vector index", "pasta sauce", "document frequency"):
         exact = await kb.search(
@@ -312,7 +312,7 @@ async def test_unnormalised_vectors_still_give_cosine_in_0_1(
         return [[3.0 * (len(t) % 7 + 1), 2.0, 1.0] for t in texts]
 
     kb = KBHandler.from_config(config, embedding=_named(scaled, "scaled"))
-    await kb.add_documents("notes", DOCS)
+    await kb.aadd_documents("notes", DOCS)
     result = await kb.search(req("pasta", threshold=0.0), ctx)
     assert all(0.0 <= i.metadata["similarity"] <= 1.0 for i in result.items)
     await kb.aclose()

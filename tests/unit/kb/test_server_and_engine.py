@@ -78,11 +78,11 @@ async def test_http_client_against_a_real_chroma_server(
         profile={"kb": {"chroma_url": chroma_server, "data_dir": str(tmp_path / "side")}}
     )
     kb = KBHandler.from_config(config, embedding=make_embedding())
-    report = await kb.add_documents(
+    report = await kb.aadd_documents(
         "remote", [{"id": "r1", "text": "Remote Chroma servers hold vectors."}, "Other text."]
     )
     assert report.added == 2
-    assert await kb.list_collections() == ["remote"]
+    assert await kb.alist_collections() == ["remote"]
     assert not (tmp_path / "side" / "chroma").exists()  # vectors live on the server
     result = await kb.search(
         SearchRequest(query="remote vectors", type="kb"),
@@ -97,7 +97,7 @@ async def test_end_to_end_through_the_searcher_with_the_default_embedding(tmp_pa
         profile={"kb": {"data_dir": str(tmp_path), "collections": ["papers"]}}
     )
     kb = KBHandler.from_config(config)
-    await kb.add_documents(
+    await kb.aadd_documents(
         "papers",
         [
             {
@@ -135,7 +135,7 @@ async def test_a_query_longer_than_the_model_window_is_truncated_and_noted(
 ) -> None:
     config = SearchConfig.load(profile={"kb": {"data_dir": str(tmp_path)}})
     kb = KBHandler.from_config(config)
-    await kb.add_documents("papers", ["Glaciers are melting."])
+    await kb.aadd_documents("papers", ["Glaciers are melting."])
     ctx = SearchContext(config=config, request_id="r", log=log)
     result = await kb.search(SearchRequest(query="glaciers melting " * 200, type="kb"), ctx)
     assert result.items[0].content == "Glaciers are melting."
