@@ -30,7 +30,7 @@ _OPS = {
     Op.IS_NOT_NULL: "is not empty",
     Op.BETWEEN: "between",
 }
-_FN = {"count": "number of", "sum": "total", "avg": "average", "min": "minimum", "max": "maximum"}
+_FN = {"count": "number of", "sum": "sum of", "avg": "average", "min": "lowest", "max": "highest"}
 
 
 def describe(dsl: QueryDSL) -> str:

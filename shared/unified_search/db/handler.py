@@ -43,7 +43,13 @@ from unified_search.db.nl.planner import Plan
 from unified_search.db.nl.vocabulary import Domain, Sample
 from unified_search.db.rows import figure_items, row_items
 from unified_search.db.samples import ValueSampler
-from unified_search.db.schema import ModelSchema, SchemaCatalog, check_models
+from unified_search.db.schema import (
+    ModelSchema,
+    SchemaCatalog,
+    elsewhere,
+    unknown_model_error,
+    unknown_models,
+)
 from unified_search.db.understanding import KEY, Understanding
 from unified_search.delegates import BUILTIN
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
@@ -51,6 +57,8 @@ from unified_search.handler import SearchContext
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 _DSLPart = TypeVar("_DSLPart", bound=BaseModel)
+#: Vocabularies kept (one per database, settings and tenant scope in use).
+_DOMAINS_KEPT = 8
 Models = Mapping[str, ModelSchema]
 
 
@@ -123,7 +131,7 @@ class DBHandler:
             compile_dsl(extra.as_dsl(name), models, max_results=1, user=ctx.user)
         reading = await self._plans(request, ctx, models, wanted, executor)
         if reading.not_understood or not reading.plans:
-            return _refused(request, reading)
+            return _refused(request, reading, list(models))
         limit = min(config.db.max_results, request.limit or config.db.max_results)
         plans = [_merged(p, extra) for p in reading.plans]
         for plan in plans:  # compile everything first: a bad query runs nothing at all
@@ -148,8 +156,9 @@ class DBHandler:
             raise SearchError(ErrorCode.UNSUPPORTED, "db.url is not set", provider=self.provider)
         engine = self._pool.get(url, connect_timeout=config.db.connect_timeout)
         catalog = self._catalogs.setdefault((url, config.db.connect_timeout), SchemaCatalog(engine))
-        # The database gives up before the search does, so no query outlives its search.
-        deadline = min(config.db.statement_timeout, config.options.timeout)
+        # The database gives up a little before the search does: no query outlives its search,
+        # and the caller learns the database's own reason (locked, too slow).
+        deadline = min(config.db.statement_timeout, config.options.timeout * 0.9)
         return catalog, ReadOnlyExecutor(engine, timeout=deadline, pool=self._threads)
 
     async def _models(
@@ -167,7 +176,11 @@ class DBHandler:
         names = await self._read(executor, catalog.names, schemas, executor=executor)
         exposed = [m for m in config.db.models if m in names] if config.db.models else names
         wanted = list(request.models) or exposed
-        check_models(wanted, exposed)
+        unknown = unknown_models(wanted, exposed)
+        if unknown:
+            look = functools.partial(elsewhere, name=unknown[0])
+            found = await self._read(executor, executor.call_sync, look)
+            raise unknown_model_error(unknown[0], exposed, found)
         if not wanted:
             raise SearchError(ErrorCode.INVALID_QUERY, "the database has no tables or views")
         settings = config.db.settings
@@ -213,10 +226,14 @@ class DBHandler:
             *(sampler.sample(s, executor, ctx.user) for s in models.values())
         )
         samples: dict[str, Sample] = dict(zip(models, found, strict=True))
-        lexicon = ctx.config.db.lexicon
-        key = (ctx.config.db.url, tuple(models), tuple(map(id, found)), tuple(lexicon.items()))
+        db = ctx.config.db
+        # The vocabulary is rebuilt only when the models, their settings or their samples change.
+        settings = {m: db.settings[m].model_dump_json() for m in models if m in db.settings}
+        key = (db.url, tuple(models), tuple(map(id, found)), repr(settings), repr(db.lexicon))
         if key not in self._domains:
-            self._domains = {key: Domain(dict(models), samples, dict(lexicon))}
+            while len(self._domains) >= _DOMAINS_KEPT:
+                self._domains.pop(next(iter(self._domains)))
+            self._domains[key] = Domain(dict(models), samples, dict(db.lexicon))
         return self._domains[key]
 
     # -- planning -------------------------------------------------------------------------
@@ -348,18 +365,20 @@ def _merged(plan: Plan, extra: _Extra) -> Plan:
     return Plan(merge(plan.dsl), plan.keywords, relaxed)
 
 
-def _refused(request: SearchRequest, reading: _Reading) -> SearchResult:
+def _refused(request: SearchRequest, reading: _Reading, models: Sequence[str]) -> SearchResult:
     understanding = reading.understanding()
+    words = ", ".join(repr(w) for w in reading.not_understood) or "none"
+    shown = ", ".join(models[:20]) + (", …" if len(models) > 20 else "")
+    hint = f"use the names of models ({shown}), columns and values, or pass a DSL"
     if reading.plans:
-        words = ", ".join(repr(w) for w in reading.not_understood)
         message = (
             f"could not read {words} in the question, so nothing was queried "
-            f"({understanding.line()}); use the names of columns and values, or pass a DSL"
+            f"({understanding.line()}); {hint}"
         )
     else:
         message = (
-            "nothing in the question names a model, column or value of the database, "
-            "so nothing was queried; use the names of columns and values, or pass a DSL"
+            "nothing in the question names a model, column or value of the database "
+            f"(not understood: {words}), so nothing was queried; {hint}"
         )
     return SearchResult(
         type=SearchType.DB,

@@ -27,7 +27,7 @@ from unified_search.db.schema import ModelSchema
 
 #: Longest value treated as a category value; longer text is prose, learnt word by word.
 MAX_VALUE_LENGTH = 60
-_WORD = re.compile(r"[^\W_]{2,}")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
 class ValueSampler:
@@ -82,4 +82,5 @@ class ValueSampler:
         if not self.rows:
             return (), set()
         rows = await executor.fetch(sa.select(column).where(*present).limit(self.rows))
-        return (), {w for row in rows for w in _WORD.findall(str(row[name]).lower())}
+        words = (w for row in rows for w in _WORD.findall(str(row[name]).lower()))
+        return (), {w for w in words if len(w) > 1}

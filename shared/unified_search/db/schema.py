@@ -263,17 +263,37 @@ def _names(conn: sa.Connection, schemas: Sequence[str]) -> list[str]:
     return sorted(found)
 
 
-def check_models(wanted: Sequence[str], exposed: Sequence[str]) -> None:
-    """Fail with INVALID_QUERY listing the available models when one of ``wanted`` is not exposed."""
-    unknown = [m for m in wanted if m not in exposed]
-    if unknown:
-        available = ", ".join(exposed) or "none"
-        hint = (
-            "; is its schema listed in db.schemas?"
-            if "." in unknown[0]
-            else "; tables of other schemas are named schema.table once db.schemas lists them"
-        )
-        raise SearchError(
-            ErrorCode.INVALID_QUERY,
-            f"unknown model {unknown[0]!r}; available models: {available}{hint}",
-        )
+def unknown_models(wanted: Sequence[str], exposed: Sequence[str]) -> list[str]:
+    """Return the models of ``wanted`` that are not exposed."""
+    return [m for m in wanted if m not in exposed]
+
+
+def unknown_model_error(name: str, exposed: Sequence[str], elsewhere: Sequence[str]) -> SearchError:
+    """The INVALID_QUERY for a model not exposed, listing the available ones.
+
+    ``elsewhere`` are tables of the same name in schemas not listed in ``db.schemas``; the
+    message says how to reach them.
+    """
+    message = f"unknown model {name!r}; available models: {', '.join(exposed) or 'none'}"
+    if elsewhere:
+        schemas = ", ".join(repr(e.rpartition(".")[0]) for e in elsewhere)
+        named = ", ".join(repr(e) for e in elsewhere)
+        message += f"; {named} exists: add {schemas} to db.schemas and name it so"
+    return SearchError(ErrorCode.INVALID_QUERY, message)
+
+
+def elsewhere(conn: sa.Connection, name: str) -> list[str]:
+    """Return ``schema.name`` for every other schema holding a table or view called ``name``."""
+    inspector = sa.inspect(conn)
+    table = name.rpartition(".")[2]
+    found = []
+    for schema in inspector.get_schema_names():
+        if schema in _SYSTEM_SCHEMAS or schema == inspector.default_schema_name:
+            continue
+        listed = inspector.get_table_names(schema=schema) + inspector.get_view_names(schema=schema)
+        if table in listed:
+            found.append(f"{schema}.{table}")
+    return found
+
+
+_SYSTEM_SCHEMAS = frozenset({"information_schema", "pg_catalog", "pg_toast", "main", "temp"})

@@ -30,7 +30,7 @@ from unified_search.db.nl.ordering import apply_leading_count, apply_orders
 from unified_search.db.nl.planner import Plan, Planner, plan
 from unified_search.db.nl.reading import DateTest, Mention, Reading
 from unified_search.db.nl.text import name_words, normalise, tokenize, word_pattern
-from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain
+from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
 from unified_search.errors import ErrorCode, SearchError
 
 #: Longest question accepted: longer text is a document, not a question.
@@ -52,10 +52,13 @@ class Interpretation:
     notes: tuple[str, ...] = ()
     """Words read differently from how they were written ("custmers" → "customers")."""
 
+    words: tuple[str, ...] = ()
+    """The question's content words (all of them are not understood when there is no plan)."""
+
     @property
     def unknown(self) -> tuple[str, ...]:
-        """Words no plan understood (empty when the best plan understood everything)."""
-        return self.plans[0].unknown if self.plans else ()
+        """Words the best plan did not understand (every content word when there is none)."""
+        return self.plans[0].unknown if self.plans else self.words
 
 
 def check_question(question: str) -> None:
@@ -90,7 +93,8 @@ def interpret(
         plans = [p for p in plans if not p.unknown] or plans[:1]
     else:
         plans = plan(reading, domain, subjects)
-    return Interpretation(text, plans, tuple(reading.notes))
+    words = tuple(t.text for t in reading.tokens if t.is_word and t.text not in FILLER)
+    return Interpretation(text, plans, tuple(reading.notes), words)
 
 
 def _fresh(reading: Reading, domain: Domain, today: dt.date | None) -> Reading:
@@ -166,11 +170,7 @@ def _mentions(reading: Reading) -> None:
                 continue
             meanings = reading.vocabulary.meanings(phrase)
             if length == 1 and phrase[0].text in FILLER:  # "list" is no synonym of "listed"
-                meanings = [
-                    m
-                    for m in meanings
-                    if m.kind != "column" or phrase[0].text in name_words(m.column or "")
-                ]
+                meanings = [m for m in meanings if _names(phrase[0].text, m)]
             if meanings:
                 start, end = phrase[0].start, phrase[-1].end
                 reading.mentions.append(Mention(start, end, reading.text[start:end], meanings))
@@ -178,6 +178,13 @@ def _mentions(reading: Reading) -> None:
                 break
         else:
             index += 1
+
+
+def _names(word: str, meaning: Meaning) -> bool:
+    """Tell whether a filler word names this itself (a column "type", a value "Work")."""
+    if meaning.kind == "column":
+        return word in name_words(meaning.column or "")
+    return meaning.exact
 
 
 def _contiguous(text: str, tokens: Sequence[object]) -> bool:

@@ -31,6 +31,12 @@ _FILLER_TEXT = """
     brought bring brings often frequently work works working worked run runs ran people person
     persons anyone everyone
     """
+#: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.
+_ANSWER_KINDS = """
+    overview summary summaries introduction intro guide guides tutorial tutorials example examples
+    use uses case cases challenges challenge problems issues comparison compare versus vs pros cons
+    explanation explain explained about details overall basics
+    """
 #: Chinese particles and question words read as filler.
 CHINESE_FILLER = frozenset(
     [
@@ -86,7 +92,7 @@ CHINESE_FILLER = frozenset(
     ]
 )
 #: Words that carry no query meaning once the rules have read the question.
-FILLER = frozenset(_FILLER_TEXT.split()) | CHINESE_FILLER
+FILLER = frozenset(_FILLER_TEXT.split()) | frozenset(_ANSWER_KINDS.split()) | CHINESE_FILLER
 
 #: Words that turn the next condition around.
 NEGATION = re.compile(

@@ -165,11 +165,13 @@ def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
             columns = [
                 m
                 for m in mention.of("column")
-                if p.draft.reachable(m.model) and p.column(m).kind in _SORTABLE
+                if p.draft.reachable(m.model)
+                and p.column(m).kind in _SORTABLE
+                and p.value_column(m)
             ]
             numeric = [m for m in columns if p.column(m).kind in _NUMERIC]
             models = [Meaning("model", m.model) for m in mention.of("model")]
-            chosen = numeric or models or columns
+            chosen = models or numeric or columns
             if chosen:
                 p.used.add(mention.start)
                 return chosen[0]

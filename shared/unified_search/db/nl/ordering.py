@@ -14,6 +14,7 @@ import re
 
 from unified_search.db.nl.numbers import as_count
 from unified_search.db.nl.reading import DateTest, OrderWish, Reading
+from unified_search.db.nl.text import name_words, tokenize
 
 _FIXED: tuple[tuple[str, str, str], ...] = (
     (
@@ -43,8 +44,14 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
         "desc",
     ),
     (r"\b(?:worst|lowest)[- ]rated\b|评分最低|评价最差", "rating", "asc"),
-    (r"\b(?:biggest|largest)\b(?!\s+(?:number|amount|share)\b)", "size", "desc"),
-    (r"\bsmallest\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
+    (r"\b(?:biggest|largest|longest)\b(?!\s+(?:number|amount|share)\b)", "size", "desc"),
+    (r"\b(?:smallest|shortest)\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
+)
+#: Words that lean towards an order without asking for one row ("cheap books").
+_LEANING: tuple[tuple[str, str, str], ...] = (
+    (r"\b(?:cheap|inexpensive|affordable|budget)\b", "money", "asc"),
+    (r"\b(?:expensive|pricey|premium|luxury)\b", "money", "desc"),
+    (r"\b(?:new|recent)\b", "date", "desc"),
 )
 _COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
 _COUNT_BEFORE = re.compile(rf"(?:\b(?:top|first|the)\s+)?\b{_COUNT}\s*$")
@@ -131,6 +138,11 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
     for pattern, measure, sort in _FIXED:
         for match in list(re.finditer(pattern, reading.rest)):
             _order(reading, OrderWish(sort, match.start(), match.end(), measure))
+    for pattern, measure, sort in _LEANING:
+        for match in list(re.finditer(pattern, reading.rest)):
+            if not _names_column(reading, match.group()):  # a "budget" column is no leaning
+                reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
+                reading.take(match.start(), match.end())
     for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
         sort = "desc" if (match["dir"] or "").startswith(_DESC) else "asc"
         term = (match.start("term"), match.end("term"))
@@ -153,6 +165,11 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
     for match in list(_NEXT.finditer(reading.rest)):
         reading.dates.append(DateTest(today.isoformat(), None, match.start(), match.end()))
         _order(reading, OrderWish("asc", match.start(), match.end(), "date"))
+
+
+def _names_column(reading: Reading, word: str) -> bool:
+    meanings = reading.vocabulary.meanings(tokenize(word))
+    return any(m.kind == "column" and word in name_words(m.column or "") for m in meanings)
 
 
 def _outside(whole: tuple[int, int], inner: tuple[int, int]) -> tuple[int, int]:
@@ -197,6 +214,8 @@ def _limit_near(reading: Reading, start: int, end: int, noun: int) -> None:
 
 def singular_after(text: str, start: int) -> bool:
     """Tell whether the words from ``start`` name one thing ("book", "fantasy title", "?")."""
+    if re.match(r"\s*[\u3400-\u9fff]", text[start:]):
+        return False  # Chinese marks no plural: only a count asks for one row
     words: list[str] = []
     for word in re.findall(r"[a-z]+|[?.!,]", text[start:])[:5]:
         if word in _BOUNDARY or not word.isalpha():

@@ -40,7 +40,7 @@ from unified_search.db.schema import ColumnInfo, ModelSchema
 
 #: Most keywords turned into text tests.
 MAX_KEYWORDS = 8
-_EMPTY_CUES = ("no", "without", "没有", "无")
+_EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class Planner:
         self, start: int, end: int, kinds: Sequence[str], *, money: bool = False
     ) -> Meaning | None:
         """The column named closest to ``start:end`` (within ``NEAR``), of one of ``kinds``."""
-        best: tuple[int, bool, Meaning] | None = None
+        best: tuple[int, bool, Meaning, int] | None = None
         for mention in self.mentions:
             distance = max(0, mention.start - end, start - mention.end)
             if distance > NEAR or mention.of("model"):
@@ -183,8 +183,11 @@ class Planner:
                 ):
                     rank = (distance, meaning.model != self.subject)
                     if best is None or rank < best[:2]:
-                        best = (*rank, meaning)
-        return best[2] if best else None
+                        best = (*rank, meaning, mention.start)
+        if best is None:
+            return None
+        self.used.add(best[3])  # the word is now read: it named this column
+        return best[2]
 
     def models_near(self, start: int) -> list[str]:
         """The subject, then related models named before ``start`` (closest first)."""
@@ -220,7 +223,9 @@ class Planner:
                 self.unknown.append(self.reading.text[test.start : test.end])
             return
         value: Any = values if test.op is Op.BETWEEN else values[0]
-        self._where(placed, Where(field=placed[0], op=test.op, value=value))
+        tested = any(w.field == placed[0] for w in self.draft.wheres)
+        if not (test.hint and tested):  # "more than 100 units in stock" already says it
+            self._where(placed, Where(field=placed[0], op=test.op, value=value))
         self.understood(test.start, test.end, self.weight(column.model))
 
     def _number_column(self, test: NumberTest) -> Meaning | None:
@@ -294,8 +299,15 @@ class Planner:
             self._related(mention, mention.of("model")[0].model)
             return
         columns = [m for m in mention.of("column") if self.draft.reachable(m.model)]
-        if columns and not self._empty(mention, columns):
-            self.used.add(mention.start)  # a column named only to show or compare it
+        if not columns or self._empty(mention, columns):
+            return
+        related = {m.model for m in columns} - {self.subject}
+        if len(related) == len({m.model for m in columns}) == 1:
+            model = related.pop()
+            if not self.draft.one_to_one(model):  # "members who borrowed": they have loans
+                self._related(mention, model)
+                return
+        self.used.add(mention.start)  # a column named only to show or compare it
 
     def _best_value(self, mention: Mention, values: list[Meaning]) -> Meaning:
         """Pick the column a value belongs to: an exact match, its column or model named nearby."""
@@ -349,7 +361,7 @@ class Planner:
     def _role(self, mention: Mention, meaning: Meaning) -> str | None:
         """Find a foreign key named just before a value of what it points to ("managed by X")."""
         for other in self.mentions:
-            if not 0 <= mention.start - other.end <= 12:
+            if not 0 <= mention.start - other.end <= 12 or other.of("model"):
                 continue
             for column in other.of("column"):
                 info = self.column(column)
@@ -398,16 +410,25 @@ class Planner:
         self.understood(mention.start, mention.end, 0.5)
 
     def _empty(self, mention: Mention, columns: list[Meaning]) -> bool:
-        """Read "no rating", "without a manager": the column is empty."""
+        """Read "no rating", "without a manager", "not returned": the column is empty.
+
+        A verb naming a column that may be empty ("returned loans") asks for it to be filled.
+        """
         cue = self._cue_for(mention)
-        if cue is None or self.reading.text[cue[0] : cue[1]] not in _EMPTY_CUES:
-            return False
         nullable = [m for m in columns if self.column(m).nullable]
-        placed = self.draft.field(nullable[0].model, nullable[0].column or "") if nullable else None
+        cue_word = self.reading.text[cue[0] : cue[1]] if cue else ""
+        dated = [m for m in nullable if self.column(m).kind in ("date", "datetime")]
+        participle = mention.text.endswith("ed") and bool(dated)
+        if not nullable or not (cue_word in _EMPTY_CUES or participle):
+            return False
+        chosen = nullable[0] if cue_word in _EMPTY_CUES else dated[0]
+        placed = self.draft.field(chosen.model, chosen.column or "")
         if placed is None:
             return False
-        self._where(placed, Where(field=placed[0], op=Op.IS_NULL))
-        self.reading.take(cue[0], mention.end)
+        op = Op.IS_NULL if cue_word in _EMPTY_CUES else Op.IS_NOT_NULL
+        self._where(placed, Where(field=placed[0], op=op))
+        if cue and op is Op.IS_NULL:
+            self.reading.take(*cue)
         self.understood(mention.start, mention.end, 1)
         return True
 
@@ -453,8 +474,6 @@ class Planner:
                 continue
             if self.draft.joins and token.stem in RELATION_VERBS:
                 continue  # "who bought …": the join already says it
-            if token.text in ("new", "recent") and self.reading.dates:
-                continue  # "new hires this year": the date says how new
             self.unknown.append(token.text)
 
 

@@ -46,6 +46,17 @@ GENERIC = frozenset(
         "ts",
         "dt",
         "of",
+        "per",
+        "by",
+        "in",
+        "to",
+        "the",
+        "a",
+        "and",
+        "or",
+        "for",
+        "from",
+        "with",
     ]
 )
 #: Longest phrase (in words) looked up.
@@ -188,7 +199,7 @@ class Vocabulary:
         key = compact(value)
         if key and meaning not in self._compact.get(key, []):
             self._compact.setdefault(key, []).append(meaning)
-        words = tuple(t.text for t in tokenize(value.lower()) if t.text.isalnum())
+        words = tuple(t.text for t in tokenize(value.lower()) if t.text[0].isalnum())
         if len(words) > 1:
             self._values.append((Meaning("value", model, column, value, exact=False), words))
         for word in words if searchable else ():
@@ -209,20 +220,39 @@ class Vocabulary:
         for meaning in self._compact.get(joined, []):
             if meaning not in found:
                 found.append(meaning)
-        if not found and len(tokens) > 1:
+        if not found:
             found = self._abbreviated([t.text for t in tokens])
-        if not found and len(tokens) == 1 and tokens[0].text in lexicon.DEMONYMS:
-            country = tokenize(lexicon.DEMONYMS[tokens[0].text])
-            found = [m for m in self.meanings(country) if m.kind == "value"]
+        if not found and len(tokens) == 1:
+            found = self._implied(tokens[0])
+        if any(m.exact and m.kind != "model" for m in found):  # "title" is a column here
+            found = [m for m in found if m.kind != "model" or m.exact]
         return found
 
+    def _implied(self, token: Token) -> list[Meaning]:
+        """What a single word implies: "German" a country, "borrowed" the model of loans."""
+        if token.text in lexicon.DEMONYMS:
+            country = tokenize(lexicon.DEMONYMS[token.text])
+            return [m for m in self.meanings(country) if m.kind == "value"]
+        nouns = lexicon.RELATION_VERBS.get(token.stem, ())
+        found = [
+            m
+            for noun in nouns
+            for m in self._phrases.get(_key(tokenize(noun), "model"), [])
+            if m.kind == "model"
+        ]
+        return [Meaning("model", m.model, exact=False) for m in found[:1]]
+
     def _abbreviated(self, words: list[str]) -> list[Meaning]:
-        """Values whose words start with these words in order ("sci fi" → "science fiction")."""
+        """Values whose words start with these words, in order ("sci fi", "scifi" → "science fiction")."""
+        joined = "".join(words)
+        if len(joined) < 4:
+            return []
         return [
             meaning
             for meaning, full in self._values
-            if len(full) == len(words)
-            and all(len(w) >= 2 and f.startswith(w) for w, f in zip(words, full, strict=True))
+            if (len(words) == 1 or len(full) == len(words))
+            and _prefixes(joined, full)
+            and joined != "".join(full)
         ]
 
     def keyword(self, token: Token) -> Keyword | None:
@@ -263,6 +293,17 @@ class Vocabulary:
         # The closest word wins; between equals, a word of the schema or data beats the lexicon's.
         best = str(min(found, key=lambda f: (f[1], f[0] not in self._names, f[0]))[0])
         return None if stem(best) == stem(word) else best  # another form of the same word
+
+
+def _prefixes(text: str, words: Sequence[str]) -> bool:
+    """Tell whether ``text`` is a prefix of each of ``words`` in turn (two letters at least each)."""
+    if not words:
+        return not text
+    first = words[0]
+    return any(
+        text[:size] == first[:size] and _prefixes(text[size:], words[1:])
+        for size in range(min(len(first), len(text)), 1, -1)
+    )
 
 
 def _key(tokens: Sequence[Token], kind: Kind) -> tuple[str, ...]:
