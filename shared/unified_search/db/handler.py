@@ -28,19 +28,20 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from unified_search.config import SearchConfig
 from unified_search.db.compiler import Compiled, compile_dsl
 from unified_search.db.config import ModelSettings
 from unified_search.db.delegated import InvalidDSL, ask_delegate, parse_answer
 from unified_search.db.describe import describe
-from unified_search.db.dsl import FieldLike, Order, QueryDSL, Where, field_name
+from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import DB_THREADS, EnginePool, ReadOnlyExecutor
 from unified_search.db.nl.generate import check_question, interpret
 from unified_search.db.nl.lexicon import FILLER
 from unified_search.db.nl.planner import Plan
 from unified_search.db.nl.vocabulary import Domain, Sample
+from unified_search.db.request import merged, request_parts
 from unified_search.db.rows import figure_items, row_items
 from unified_search.db.samples import ValueSampler
 from unified_search.db.schema import (
@@ -60,19 +61,6 @@ _DSLPart = TypeVar("_DSLPart", bound=BaseModel)
 #: Vocabularies kept (one per database, settings and tenant scope in use).
 _DOMAINS_KEPT = 8
 Models = Mapping[str, ModelSchema]
-
-
-@dataclass(frozen=True)
-class _Extra:
-    """What the request itself fixes: wheres, orders and columns merged into every DSL."""
-
-    wheres: list[Where]
-    orders: list[Order]
-    select: list[FieldLike]
-
-    def as_dsl(self, model: str) -> QueryDSL:
-        """Return these parts alone as a DSL over ``model``."""
-        return QueryDSL(model=model, wheres=self.wheres, orders=self.orders, select=self.select)
 
 
 @dataclass
@@ -126,14 +114,14 @@ class DBHandler:
         check_question(request.query)
         catalog, executor = self._connect(config)
         models, wanted = await self._models(request, config, catalog, executor)
-        extra = _request_parts(request)
+        extra = request_parts(request)
         for name in wanted:  # the request's own DSL must fit before anything runs
             compile_dsl(extra.as_dsl(name), models, max_results=1, user=ctx.user)
         reading = await self._plans(request, ctx, models, wanted, executor)
         if reading.not_understood or not reading.plans:
             return _refused(request, reading, list(models))
         limit = min(config.db.max_results, request.limit or config.db.max_results)
-        plans = [_merged(p, extra) for p in reading.plans]
+        plans = [merged(p, extra) for p in reading.plans]
         for plan in plans:  # compile everything first: a bad query runs nothing at all
             compile_dsl(plan.dsl, models, max_results=limit, user=ctx.user)
         runs = [self._run(p, models, executor, limit, ctx, bool(extra.select)) for p in plans]
@@ -329,40 +317,6 @@ class DBHandler:
 
 async def _fetch(executor: ReadOnlyExecutor, compiled: Compiled) -> list[dict[str, Any]]:
     return [compiled.named(row) for row in await executor.fetch(compiled.statement)]
-
-
-def _request_parts(request: SearchRequest) -> _Extra:
-    return _Extra(
-        wheres=[_validated(Where, "wheres", i, w) for i, w in enumerate(request.wheres)],
-        orders=[_validated(Order, "orders", i, o) for i, o in enumerate(request.orders)],
-        select=list(request.select),
-    )
-
-
-def _validated(model: type[_DSLPart], part: str, index: int, data: Any) -> _DSLPart:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join([part, str(index), *(str(p) for p in first["loc"])])
-        raise SearchError(
-            ErrorCode.INVALID_QUERY, f"request {where}: {first['msg']}", provider="db"
-        ) from exc
-
-
-def _merged(plan: Plan, extra: _Extra) -> Plan:
-    """Put the request's own wheres, orders and select around the generated DSL."""
-
-    def merge(dsl: QueryDSL) -> QueryDSL:
-        ordered = {field_name(o.field) for o in extra.orders}
-        orders = [*extra.orders, *(o for o in dsl.orders if field_name(o.field) not in ordered)]
-        update: dict[str, Any] = {"wheres": [*extra.wheres, *dsl.wheres], "orders": orders}
-        if extra.select and not dsl.aggregates:
-            update["select"] = extra.select
-        return dsl.model_copy(update=update)
-
-    relaxed = merge(plan.relaxed) if plan.relaxed else None
-    return Plan(merge(plan.dsl), plan.keywords, relaxed)
 
 
 def _refused(request: SearchRequest, reading: _Reading, models: Sequence[str]) -> SearchResult:

@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import re
 
+
+def _words(text: str) -> frozenset[str]:
+    """Read a whitespace-separated word list."""
+    return frozenset(text.split())
+
+
 _FILLER_TEXT = """
     a an the and or of for to in on at by with from into onto about as is are was were be been
     being am do does did done doing have has had having i me my mine we our ours us you your
@@ -38,61 +44,12 @@ _ANSWER_KINDS = """
     explanation explain explained about details overall basics
     """
 #: Chinese particles and question words read as filler.
-CHINESE_FILLER = frozenset(
-    [
-        "请",
-        "帮我",
-        "给我",
-        "查找",
-        "查询",
-        "搜索",
-        "找出",
-        "找",
-        "显示",
-        "列出",
-        "看看",
-        "所有",
-        "全部",
-        "哪些",
-        "哪个",
-        "什么",
-        "有没有",
-        "有哪些",
-        "是",
-        "的",
-        "了",
-        "吗",
-        "呢",
-        "和",
-        "与",
-        "或",
-        "并且",
-        "以及",
-        "在",
-        "中",
-        "里",
-        "个",
-        "款",
-        "件",
-        "条",
-        "位",
-        "名",
-        "一些",
-        "最",
-        "按",
-        "排序",
-        "从",
-        "到",
-        "之间",
-        "以上",
-        "以下",
-        "以内",
-        "有",
-        "为",
-    ]
+CHINESE_FILLER = _words(
+    "请 帮我 给我 查找 查询 搜索 找出 找 显示 列出 看看 所有 全部 哪些 哪个 什么 有没有 有哪些 是 的 了 吗 呢 和 与 或 "
+    "并且 以及 在 中 里 个 款 件 条 位 名 一些 最 按 排序 从 到 之间 以上 以下 以内 有 为"
 )
 #: Words that carry no query meaning once the rules have read the question.
-FILLER = frozenset(_FILLER_TEXT.split()) | frozenset(_ANSWER_KINDS.split()) | CHINESE_FILLER
+FILLER = _words(_FILLER_TEXT) | _words(_ANSWER_KINDS) | CHINESE_FILLER
 
 #: Words that turn the next condition around.
 NEGATION = re.compile(
@@ -100,189 +57,98 @@ NEGATION = re.compile(
     r"besides|but\s+not|non|nobody|none|nothing|outside(?:\s+of)?|neither|nor)\b|不是|不在|除了|非|没有|无"
 )
 #: Words that ask for people: a model of people is the likely subject.
-PERSON_WORDS = frozenset(
-    [
-        "who",
-        "whom",
-        "people",
-        "person",
-        "persons",
-        "anyone",
-        "someone",
-        "somebody",
-        "everyone",
-        "everybody",
-    ]
-)
+PERSON_WORDS = _words("who whom people person persons anyone someone somebody everyone everybody")
 #: Column-name words that mark a model of people (they have these, things do not).
-PERSON_COLUMNS = frozenset(
-    [
-        "email",
-        "phone",
-        "mobile",
-        "birth",
-        "born",
-        "first_name",
-        "last_name",
-        "firstname",
-        "lastname",
-        "surname",
-        "gender",
-    ]
+PERSON_COLUMNS = _words(
+    "email phone mobile birth born first_name last_name firstname lastname surname gender"
 )
 
+
+def _table(text: str) -> dict[str, tuple[str, ...]]:
+    """Read ``key: word, word, a phrase`` lines into a dict."""
+    entries = (line.split(":", 1) for line in text.strip().splitlines())
+    return {key.strip(): tuple(w.strip() for w in words.split(",")) for key, words in entries}
+
+
 #: Everyday synonyms, keyed by the stem of a schema word: what else people call it.
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    # money and amounts
-    "price": (
-        "价格",
-        "价钱",
-        "售价",
-        "cost",
-        "costs",
-        "priced",
-        "pricing",
-        "expensive",
-        "cheap",
-        "cheaper",
-        "pricey",
-    ),
-    "cost": ("price", "priced", "expensive", "cheap"),
-    "salari": (
-        "工资",
-        "薪水",
-        "pay",
-        "paid",
-        "earn",
-        "earns",
-        "earning",
-        "earned",
-        "earner",
-        "earners",
-        "wage",
-        "wages",
-        "income",
-        "compensation",
-        "making",
-        "makes",
-    ),
-    "total": (
-        "金额",
-        "总额",
-        "总价",
-        "spent",
-        "spend",
-        "spending",
-        "revenue",
-        "value",
-        "worth",
-        "sales",
-        "amount",
-    ),
-    "amount": ("金额", "spent", "spend", "spending", "revenue", "value", "worth", "sales", "total"),
-    "revenu": ("sales", "income", "turnover"),
-    "budget": ("funded", "funding", "funds"),
-    "fee": ("cost", "charge"),
-    # counts
-    "quantiti": ("数量", "units", "unit", "copies", "copy", "pieces", "qty"),
-    "stock": ("库存", "inventory", "units"),
-    "capac": ("holds", "hold", "seats", "fits", "capacity"),
-    "page": ("long", "longer", "length"),
-    "rate": ("评分", "rated", "stars", "star", "score", "reviewed"),
-    "rating": ("评分", "星", "rated", "stars", "star", "score", "reviewed"),
-    "score": ("rated", "rating"),
-    # dates
-    "publish": ("released", "release", "releases", "publication", "came out", "out"),
-    "creat": (
-        "创建",
-        "注册",
-        "上架",
-        "added",
-        "joined",
-        "registered",
-        "signed up",
-        "listed",
-        "new",
-    ),
-    "join": ("signed up", "registered", "member since", "joined"),
-    "hire": ("hired", "hires", "joined", "started", "employed"),
-    "birth": ("born", "birthday"),
-    "start": (
-        "starts",
-        "starting",
-        "started",
-        "begins",
-        "begin",
-        "beginning",
-        "taking place",
-        "takes place",
-        "happening",
-        "held",
-    ),
-    "end": ("ends", "ending", "ended", "finished", "finishes"),
-    "order": ("下单", "placed", "ordered"),
-    "purchas": ("bought", "purchased"),
-    "updat": ("modified", "changed"),
-    # places and people
-    "citi": ("城市", "based", "located", "lives", "living", "town"),
-    "locat": ("located", "based"),
-    "countri": ("国家", "nationality", "national"),
-    "author": ("written", "wrote", "writer", "authored"),
-    "name": ("名字", "名称", "named", "called"),
-    "titl": ("titled", "called"),
-    "job": ("role", "position"),
-    "manag": ("managed", "manages", "reports", "report", "reporting", "boss", "supervisor"),
-    "categori": ("类别", "分类", "type", "kind", "genre", "section"),
-    "genr": ("category", "type", "kind"),
-    "statu": (
-        "状态",
-        "state",
-    ),
-    "descript": ("about", "described"),
-}
+SYNONYMS = _table(
+    """
+    price: 价格, 价钱, 售价, cost, costs, priced, pricing, expensive, cheap, cheaper, pricey
+    cost: price, priced, expensive, cheap
+    salari: 工资, 薪水, pay, paid, earn, earns, earning, earned, earner, earners, wage, wages, income, compensation, making, makes
+    total: 金额, 总额, 总价, spent, spend, spending, revenue, value, worth, sales, amount
+    amount: 金额, spent, spend, spending, revenue, value, worth, sales, total
+    revenu: sales, income, turnover
+    budget: funded, funding, funds
+    fee: cost, charge
+    quantiti: 数量, units, unit, copies, copy, pieces, qty
+    stock: 库存, inventory, units
+    capac: holds, hold, seats, fits, capacity
+    page: long, longer, length
+    rate: 评分, rated, stars, star, score, reviewed
+    rating: 评分, 星, rated, stars, star, score, reviewed
+    score: rated, rating
+    publish: released, release, releases, publication, came out, out
+    creat: 创建, 注册, 上架, added, joined, registered, signed up, listed, new
+    join: signed up, registered, member since, joined
+    hire: hired, hires, joined, started, employed
+    birth: born, birthday
+    start: starts, starting, started, begins, begin, beginning, taking place, takes place, happening, held
+    end: ends, ending, ended, finished, finishes
+    order: 下单, placed, ordered
+    purchas: bought, purchased
+    updat: modified, changed
+    citi: 城市, based, located, lives, living, town
+    locat: located, based
+    countri: 国家, nationality, national
+    author: written, wrote, writer, authored
+    name: 名字, 名称, named, called
+    titl: titled, called
+    job: role, position
+    manag: managed, manages, reports, report, reporting, boss, supervisor
+    categori: 类别, 分类, type, kind, genre, section
+    genr: category, type, kind
+    statu: 状态, state
+    descript: about, described
+    """
+)
 #: Everyday names of common models, keyed by the stem of the model's name.
-MODEL_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "product": ("item", "items", "article", "goods", "merchandise", "产品", "商品", "货品"),
-    "custom": ("client", "clients", "buyer", "buyers", "shopper", "shoppers", "客户", "顾客"),
-    "order": ("purchase", "purchases", "sale", "sales", "订单"),
-    "employe": (
-        "staff",
-        "worker",
-        "workers",
-        "personnel",
-        "colleague",
-        "colleagues",
-        "hire",
-        "hires",
-        "员工",
-    ),
-    "book": ("novel", "novels", "title", "titles", "书", "图书", "书籍"),
-    "event": ("show", "shows", "gig", "gigs", "performance", "performances"),
-    "attende": ("guest", "guests", "visitor", "visitors", "participant", "participants"),
-    "venu": ("place", "places", "hall", "halls"),
-    "ticket": ("booking", "bookings", "admission", "admissions"),
-    "depart": ("team", "teams", "division", "divisions", "dept"),
-    "project": ("initiative", "initiatives"),
-    "user": ("member", "members", "account", "accounts", "用户"),
-    "articl": ("post", "posts", "文章"),
-    "assign": ("working on", "works on", "assigned", "staffed"),
-}
+MODEL_SYNONYMS = _table(
+    """
+    product: item, items, article, goods, merchandise, 产品, 商品, 货品
+    custom: client, clients, buyer, buyers, shopper, shoppers, 客户, 顾客
+    order: purchase, purchases, sale, sales, 订单
+    employe: staff, worker, workers, personnel, colleague, colleagues, hire, hires, 员工
+    book: novel, novels, title, titles, 书, 图书, 书籍
+    event: show, shows, gig, gigs, performance, performances
+    attende: guest, guests, visitor, visitors, participant, participants
+    venu: place, places, hall, halls
+    ticket: booking, bookings, admission, admissions
+    depart: team, teams, division, divisions, dept
+    project: initiative, initiatives
+    user: member, members, account, accounts, 用户
+    articl: post, posts, 文章
+    assign: working on, works on, assigned, staffed
+    """
+)
 #: Verbs that name a relation: "who bought …" goes through the model they name.
-RELATION_VERBS: dict[str, tuple[str, ...]] = {
-    "bought": ("order", "purchase", "sale", "ticket", "booking"),
-    "buy": ("order", "purchase", "sale", "ticket", "booking"),
-    "purchas": ("order", "purchase", "sale", "ticket", "booking"),
-    "order": ("order",),
-    "went": ("ticket", "booking", "registration", "attendance"),
-    "attend": ("ticket", "booking", "registration", "attendance"),
-    "visit": ("ticket", "booking", "visit"),
-    "work": ("assignment", "department"),
-    "assign": ("assignment",),
-    "lead": ("assignment",),
-    "borrow": ("loan",),
-    "rent": ("rental",),
-    "review": ("review",),
-}
+RELATION_VERBS = _table(
+    """
+    bought: order, purchase, sale, ticket, booking
+    buy: order, purchase, sale, ticket, booking
+    purchas: order, purchase, sale, ticket, booking
+    order: order
+    went: ticket, booking, registration, attendance
+    attend: ticket, booking, registration, attendance
+    visit: ticket, booking, visit
+    work: assignment, department
+    assign: assignment
+    lead: assignment
+    borrow: loan
+    rent: rental
+    review: review
+    """
+)
 
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
@@ -294,139 +160,18 @@ ABBREVIATIONS: dict[str, str] = {
     "custs": "customers", "prod": "product", "prods": "products", "cat": "category",
 }  # fmt: skip
 #: Words the rules read (comparison, ordering, dates, aggregates): known, never "corrected".
-CUE_WORDS = frozenset(
-    [
-        "under",
-        "below",
-        "less",
-        "lower",
-        "fewer",
-        "cheaper",
-        "smaller",
-        "shorter",
-        "younger",
-        "beneath",
-        "over",
-        "above",
-        "more",
-        "greater",
-        "higher",
-        "larger",
-        "bigger",
-        "longer",
-        "exceeding",
-        "exceeds",
-        "pricier",
-        "expensive",
-        "older",
-        "least",
-        "most",
-        "exactly",
-        "equal",
-        "equals",
-        "between",
-        "cheapest",
-        "priciest",
-        "costliest",
-        "newest",
-        "latest",
-        "recent",
-        "recently",
-        "oldest",
-        "earliest",
-        "popular",
-        "selling",
-        "seller",
-        "sellers",
-        "rated",
-        "reviewed",
-        "biggest",
-        "largest",
-        "smallest",
-        "highest",
-        "lowest",
-        "best",
-        "worst",
-        "top",
-        "first",
-        "last",
-        "next",
-        "previous",
-        "past",
-        "upcoming",
-        "future",
-        "today",
-        "yesterday",
-        "tomorrow",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "day",
-        "days",
-        "ago",
-        "since",
-        "until",
-        "till",
-        "through",
-        "during",
-        "stock",
-        "average",
-        "avg",
-        "mean",
-        "typical",
-        "total",
-        "sum",
-        "count",
-        "number",
-        "many",
-        "much",
-        "maximum",
-        "minimum",
-        "max",
-        "min",
-        "per",
-        "each",
-        "every",
-        "grouped",
-        "sorted",
-        "ordered",
-        "ranked",
-        "ascending",
-        "descending",
-        "not",
-        "no",
-        "never",
-        "without",
-        "except",
-        "excluding",
-        "other",
-        "apart",
-        "besides",
-        "nobody",
-        "none",
-        "nothing",
-        "outside",
-        "neither",
-        "nor",
-        "free",
-        "zero",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-)
+CUE_WORDS = _words("""
+    above ago apart april ascending august average avg below beneath besides best between
+    bigger biggest cheaper cheapest costliest count day days december descending during each
+    earliest equal equals every exactly exceeding exceeds except excluding expensive february
+    fewer first free future greater grouped higher highest january july june larger largest
+    last latest least less longer lower lowest many march max maximum may mean min minimum
+    month months more most much neither never newest next no nobody none nor not nothing
+    november number october older oldest ordered other outside over past per popular previous
+    pricier priciest ranked rated recent recently reviewed seller sellers selling september
+    shorter since smaller smallest sorted stock sum through till today tomorrow top total
+    typical under until upcoming week weeks without worst year years yesterday younger zero
+    """)
 #: Adjectives of nationality, for a question like "German customers" over a country column.
 DEMONYMS: dict[str, str] = {
     "american": "united states", "argentinian": "argentina", "australian": "australia",
@@ -446,23 +191,8 @@ DEMONYMS: dict[str, str] = {
     "turkish": "turkey", "ukrainian": "ukraine", "vietnamese": "vietnam", "welsh": "wales",
 }  # fmt: skip
 #: Column-name words that mark money (currency amounts in a question go to these).
-MONEY_WORDS = frozenset(
-    [
-        "price",
-        "cost",
-        "amount",
-        "total",
-        "revenue",
-        "fee",
-        "salary",
-        "spent",
-        "paid",
-        "pay",
-        "wage",
-        "budget",
-        "income",
-        "value",
-    ]
+MONEY_WORDS = _words(
+    "price cost amount total revenue fee salary spent paid pay wage budget income value"
 )
 #: Column-name words that mark a rating.
 RATING_WORDS = frozenset({"rating", "score", "stars", "rank"})
@@ -478,33 +208,8 @@ SECONDARY_DATES = frozenset({"birth", "born", "end", "ended", "updated", "modifi
 CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|dollars?|bucks|euros?|pounds?)\b|元|块")
 
 NUMBER_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "fifty": 50,
-    "hundred": 100,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "fifty": 50, "hundred": 100, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
+    "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+}  # fmt: skip

@@ -10,28 +10,23 @@ the plan says so instead of guessing.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from unified_search.db.dsl import Op, QueryDSL, Where
-from unified_search.db.nl import measures
+from unified_search.db.nl import measures, quantities
 from unified_search.db.nl.draft import Branch, Draft, Placed
 from unified_search.db.nl.lexicon import (
     FILLER,
-    MONEY_WORDS,
     RELATION_VERBS,
     SECONDARY_DATES,
-    STOCK_WORDS,
 )
 from unified_search.db.nl.reading import (
     NEAR,
-    DateTest,
     Mention,
     NumberTest,
     Reading,
-    TextTest,
 )
 from unified_search.db.nl.subject import subjects
 from unified_search.db.nl.text import name_words
@@ -102,11 +97,11 @@ class Planner:
         measures.figures(self)
         for test in self.reading.numbers:
             if id(test) not in self.handled:
-                self._number(test)
+                quantities.number(self, test)
         for date in self.reading.dates:
-            self._date(date)
+            quantities.date(self, date)
         for text in self.reading.texts:
-            self._text(text)
+            quantities.text(self, text)
         for mention in self.mentions:
             self._mention(mention)
         for wish in self.reading.orders:
@@ -174,7 +169,7 @@ class Planner:
             if distance > NEAR or mention.of("model"):
                 continue  # "tickets over 200": a word naming a model names no column
             for meaning in mention.of("column"):
-                if money and not is_money(meaning):
+                if money and not quantities.is_money(meaning):
                     continue
                 if (
                     self.column(meaning).kind in kinds
@@ -209,47 +204,6 @@ class Planner:
                 return Meaning("column", model, chosen[0].name)
         return None
 
-    # -- numbers, dates and text ----------------------------------------------------------
-
-    def _number(self, test: NumberTest) -> None:
-        column = self._number_column(test)
-        values: list[Any] = list(test.values)
-        if column is not None and self.column(column).kind == "int":
-            column = column if all(v == int(v) for v in values) else None
-            values = [int(v) for v in values]
-        placed = self.draft.field(column.model, column.column or "") if column else None
-        if column is None or placed is None:
-            if not test.bare:
-                self.unknown.append(self.reading.text[test.start : test.end])
-            return
-        value: Any = values if test.op is Op.BETWEEN else values[0]
-        tested = any(w.field == placed[0] for w in self.draft.wheres)
-        if not (test.hint and tested):  # "more than 100 units in stock" already says it
-            self._where(placed, Where(field=placed[0], op=test.op, value=value))
-        self.understood(test.start, test.end, self.weight(column.model))
-
-    def _number_column(self, test: NumberTest) -> Meaning | None:
-        numeric = ("int", "float")
-        if test.hint == "stock":
-            stock = self.own(self.draft.schema, numeric, STOCK_WORDS)
-            return Meaning("column", self.subject, stock[0].name) if stock else None
-        near = self.near_column(test.start, test.end, numeric, money=test.currency)
-        if near is not None and (not test.bare or self._adjacent(near, test)):
-            return near
-        if test.bare or (not test.currency and self.model_right_after(test) is not None):
-            return None  # "more than 5 employees" counts rows (see measures)
-        own = self.own(self.draft.schema, numeric)
-        money = [c for c in own if MONEY_WORDS & set(name_words(c.name))]
-        chosen = (money or own) if test.currency else own if len(own) == 1 else []
-        return Meaning("column", self.subject, chosen[0].name) if chosen else None
-
-    def _adjacent(self, meaning: Meaning, test: NumberTest) -> bool:
-        """A bare number counts only right next to its column ("stock of 0", "400 pages")."""
-        return any(
-            meaning in m.meanings and max(0, m.start - test.end, test.start - m.end) <= 12
-            for m in self.mentions
-        )
-
     def model_right_after(self, test: NumberTest) -> Mention | None:
         """The model named right after a number ("5 employees"), if any."""
         for mention in self.mentions:
@@ -257,33 +211,8 @@ class Planner:
                 return mention
         return None
 
-    def _date(self, date: DateTest) -> None:
-        column = self.near_column(date.start, date.end, ("date", "datetime"))
-        column = column or self.main_date(date.start)
-        placed = self.draft.field(column.model, column.column or "") if column else None
-        if column is None or placed is None:
-            self.unknown.append(self.reading.text[date.start : date.end])
-            return
-        for where in _date_wheres(placed[0], self.column(column).kind, date.low, date.high):
-            self._where(placed, where)
-        self.understood(date.start, date.end, self.weight(column.model))
-
-    def _text(self, test: TextTest) -> None:
-        column = self.near_column(test.start - NEAR, test.start, ("str",))
-        if column is not None:
-            targets = [self.draft.field(column.model, column.column or "")]
-        else:
-            targets = [self.draft.field(self.subject, c) for c in self.draft.schema.searchable]
-        placed = [t for t in targets if t is not None]
-        pattern = f"%{escape(test.text)}%"
-        tests = [Where(field=name, op=Op.LIKE, value=pattern) for name, _ in placed]
-        if not tests:
-            self.unknown.append(test.text)
-            return
-        self._where(placed[0], tests[0] if len(tests) == 1 else Where(or_=tests))
-        self.understood(test.start, test.end, 1)
-
-    def _where(self, placed: Placed, where: Where, negated: bool = False) -> None:
+    def where(self, placed: Placed, where: Where, negated: bool = False) -> None:
+        """Add a condition where ``placed`` says (the rows, or an exists branch)."""
         self.draft.add_where(where, placed[1], negated)
 
     # -- values, models and columns -------------------------------------------------------
@@ -353,7 +282,7 @@ class Planner:
         branch_negation = negated and placed[1] is not None
         op = _membership(len(values) > 1, negated and not branch_negation)
         value: Any = values if len(values) > 1 else values[0]
-        self._where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
+        self.where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
         for other, _ in alternatives:
             self.understood(other.start, other.end)
         self.understood(mention.start, mention.end, self.weight(meaning.model))
@@ -426,7 +355,7 @@ class Planner:
         if placed is None:
             return False
         op = Op.IS_NULL if cue_word in _EMPTY_CUES else Op.IS_NOT_NULL
-        self._where(placed, Where(field=placed[0], op=op))
+        self.where(placed, Where(field=placed[0], op=op))
         if cue and op is Op.IS_NULL:
             self.reading.take(*cue)
         self.understood(mention.start, mention.end, 1)
@@ -447,7 +376,7 @@ class Planner:
         op = Op.NOT_LIKE if negated else Op.LIKE
         placed = [self.draft.field(model, c) for m, c in places if m == model]
         tests = [
-            Where(field=p[0], op=op, value=f"%{escape(form)}%")
+            Where(field=p[0], op=op, value=f"%{quantities.escape(form)}%")
             for p in placed
             if p is not None
             for form in keyword.forms
@@ -477,16 +406,6 @@ class Planner:
             self.unknown.append(token.text)
 
 
-def is_money(meaning: Meaning) -> bool:
-    """Tell whether a column holds money, judged by its name."""
-    return bool(MONEY_WORDS & set(name_words(meaning.column or "")))
-
-
-def escape(word: str) -> str:
-    """Escape ``like`` wildcards in a word taken from the question."""
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def _membership(many: bool, negated: bool) -> Op:
     if many:
         return Op.NOT_IN if negated else Op.IN
@@ -506,16 +425,3 @@ def _joined_by_or(text: str, first: Mention, other: Mention) -> bool:
         "或者",
         "和",
     )
-
-
-def _date_wheres(name: str, kind: str, low: str | None, high: str | None) -> list[Where]:
-    if kind == "datetime" and high is not None:
-        # Whole days: a timestamp on the last day still counts.
-        after = (dt.date.fromisoformat(high) + dt.timedelta(days=1)).isoformat()
-        lower = [Where(field=name, op=Op.GE, value=low)] if low else []
-        return [*lower, Where(field=name, op=Op.LT, value=after)]
-    if low is not None and high is not None:
-        return [Where(field=name, op=Op.BETWEEN, value=[low, high])]
-    if low is not None:
-        return [Where(field=name, op=Op.GE, value=low)]
-    return [Where(field=name, op=Op.LE, value=high)]

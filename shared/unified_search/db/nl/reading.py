@@ -144,16 +144,3 @@ class Reading:
     def open_tokens(self) -> list[Token]:
         """Return the tokens no rule has used."""
         return [t for t in self.tokens if self.free(t.start, t.end)]
-
-    def negated_before(self, start: int) -> bool:
-        """Tell whether a negation cue governs the words starting at ``start``."""
-        return any(end <= start and not self._crossed(end, start) for _, end in self.negations)
-
-    def _crossed(self, end: int, start: int) -> bool:
-        """Tell whether a clause boundary or another condition sits between a cue and a phrase."""
-        between = self.text[end:start]
-        if any(mark in between for mark in (",", ";", " and ", " or ", " but ", " who ", " that ")):
-            return True
-        return any(
-            end <= m.start and m.end <= start and m.of("value") for m in self.mentions
-        ) or any(end <= n.start and n.end <= start for n in self.numbers)

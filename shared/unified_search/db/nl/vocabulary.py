@@ -27,38 +27,8 @@ from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.tokens import encoding
 
 #: Name parts too generic to name a column alone ("hire_date" is named by "hire", not "date").
-GENERIC = frozenset(
-    [
-        "id",
-        "at",
-        "on",
-        "is",
-        "has",
-        "date",
-        "time",
-        "no",
-        "num",
-        "number",
-        "type",
-        "code",
-        "flag",
-        "key",
-        "ts",
-        "dt",
-        "of",
-        "per",
-        "by",
-        "in",
-        "to",
-        "the",
-        "a",
-        "and",
-        "or",
-        "for",
-        "from",
-        "with",
-    ]
-)
+_GENERIC = "id at on is has date time no num number type code flag key ts dt of per by in to the a and or for from with"
+GENERIC = frozenset(_GENERIC.split())
 #: Longest phrase (in words) looked up.
 MAX_PHRASE = 5
 
