@@ -80,7 +80,14 @@ def _test(name: str, op: Op, value: Any) -> str:
     if op is Op.BETWEEN:
         return f"{name} between {_value(value[0])} and {_value(value[1])}"
     if op in (Op.LIKE, Op.NOT_LIKE):
-        return f"{name} {_OPS[op]} {_value(str(value).strip('%').replace('%', '…'))}"
+        text = str(value)
+        verb = _OPS[op]
+        if op is Op.LIKE and not text.startswith("%"):
+            verb = "starts with"
+        elif op is Op.LIKE and not text.endswith("%"):
+            verb = "ends with"
+        shown = text.strip("%").replace("\\%", "%").replace("\\_", "_").replace("%", "…")
+        return f"{name} {verb} {_value(shown)}"
     if isinstance(value, list):
         return f"{name} {_OPS[op]} " + ", ".join(_value(v) for v in value)
     return f"{name} {_OPS[op]} {_value(value)}"

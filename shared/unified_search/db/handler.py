@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import datetime as dt
 import functools
 import re
@@ -60,6 +61,8 @@ from unified_search.types import ResultItem, SearchRequest, SearchResult, Search
 _DSLPart = TypeVar("_DSLPart", bound=BaseModel)
 #: Vocabularies kept (one per database, settings and tenant scope in use).
 _DOMAINS_KEPT = 8
+#: Seconds ``aclose`` waits for database calls still running.
+_CLOSE_WAIT = 5.0
 Models = Mapping[str, ModelSchema]
 
 
@@ -122,19 +125,27 @@ class DBHandler:
             return _refused(request, reading, list(models))
         limit = min(config.db.max_results, request.limit or config.db.max_results)
         plans = [merged(p, extra) for p in reading.plans]
-        for plan in plans:  # compile everything first: a bad query runs nothing at all
-            compile_dsl(plan.dsl, models, max_results=limit, user=ctx.user)
+        try:  # compile everything first: a bad query runs nothing at all
+            for plan in plans:
+                compile_dsl(plan.dsl, models, max_results=limit, user=ctx.user)
+        except SearchError as exc:
+            if reading.generator != BUILTIN or exc.code is not ErrorCode.INVALID_QUERY:
+                raise
+            return _refused(request, reading, list(models), exc.message)
         runs = [self._run(p, models, executor, limit, ctx, bool(extra.select)) for p in plans]
         outcomes = await asyncio.gather(*runs)
         return _result(request, plans, outcomes, reading)
 
     async def aclose(self) -> None:
-        """Dispose every engine's connections."""
+        """Let running database calls end (they all have deadlines), then close every connection."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(TimeoutError):  # a dead server's socket must not hold us here
+            async with asyncio.timeout(_CLOSE_WAIT):
+                await asyncio.to_thread(self._threads.shutdown, wait=True)
         await asyncio.to_thread(self._pool.dispose)
         self._catalogs.clear()
         self._samplers.clear()
         self._domains.clear()
-        self._threads.shutdown(wait=False, cancel_futures=True)
 
     # -- setup ----------------------------------------------------------------------------
 
@@ -319,12 +330,19 @@ async def _fetch(executor: ReadOnlyExecutor, compiled: Compiled) -> list[dict[st
     return [compiled.named(row) for row in await executor.fetch(compiled.statement)]
 
 
-def _refused(request: SearchRequest, reading: _Reading, models: Sequence[str]) -> SearchResult:
+def _refused(
+    request: SearchRequest, reading: _Reading, models: Sequence[str], reason: str = ""
+) -> SearchResult:
     understanding = reading.understanding()
     words = ", ".join(repr(w) for w in reading.not_understood) or "none"
     shown = ", ".join(models[:20]) + (", …" if len(models) > 20 else "")
     hint = f"use the names of models ({shown}), columns and values, or pass a DSL"
-    if reading.plans:
+    if reason:
+        message = (
+            f"the question was read as {understanding.understood!r}, which cannot be asked "
+            f"of the database ({reason}); nothing was queried"
+        )
+    elif reading.plans:
         message = (
             f"could not read {words} in the question, so nothing was queried "
             f"({understanding.line()}); {hint}"

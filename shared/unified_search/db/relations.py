@@ -76,6 +76,7 @@ class Relations:
 
     def __init__(self, models: Mapping[str, ModelSchema]) -> None:
         self.links = _links(models)
+        self._paths: dict[tuple[str, str, int], list[tuple[Step, ...]]] = {}
         self._steps: dict[str, list[Step]] = {}
         for link in self.links:
             self._steps.setdefault(link.child, []).append(Step(link, forward=True))
@@ -87,6 +88,12 @@ class Relations:
 
     def paths(self, start: str, end: str, *, max_hops: int = 2) -> list[tuple[Step, ...]]:
         """Return the shortest step chains from ``start`` to ``end`` (no model visited twice)."""
+        key = (start, end, max_hops)
+        if key not in self._paths:
+            self._paths[key] = self._search(start, end, max_hops)
+        return self._paths[key]
+
+    def _search(self, start: str, end: str, max_hops: int) -> list[tuple[Step, ...]]:
         frontier: list[tuple[Step, ...]] = [()]
         for _ in range(max_hops):
             grown: list[tuple[Step, ...]] = []

@@ -38,11 +38,22 @@ _CONTAINS = re.compile(
 )
 
 
+_EDGES = re.compile(
+    r"\b(?P<edge>starts?|starting|begins?|beginning|ends?|ending)\s+(?:with|in)\s+"
+    r"(?:['\"](?P<quoted>[^'\"]{1,80})['\"]|(?P<word>[^\s'\",?!;]{1,40}))"
+)
+
+
 def find_contains(reading: Reading) -> None:
-    """Read "title contains analyst", "containing 'wireless'": a text match."""
+    """Read "title contains analyst", "name starts with A", "email ends with .org": text matches."""
     for match in list(_CONTAINS.finditer(reading.rest)):
         text = match["quoted"] or match["word"]
         reading.texts.append(TextTest(text, match.start(), match.end()))
+        reading.take(match.start(), match.end())
+    for match in list(_EDGES.finditer(reading.rest)):
+        text = match["quoted"] or match["word"]
+        edge = "start" if match["edge"].startswith(("start", "begin")) else "end"
+        reading.texts.append(TextTest(text, match.start(), match.end(), edge))
         reading.take(match.start(), match.end())
 
 

@@ -58,7 +58,7 @@ _ZH = re.compile(
     r"(?P<y>\d{4})年(?:(?P<m>\d{1,2})月(?:(?P<d>\d{1,2})[日号])?)?(?P<post>以来|之后|以后|后|之前|以前|前)?"
 )
 _CALENDAR = re.compile(
-    r"\b(?P<which>this|last|previous|past|next|coming|current)\s+(?P<unit>week|month|year)\b"
+    r"\b(?P<which>this|last|previous|past|next|coming|current)\s+(?P<unit>weekend|week|month|year)\b"
     r"|\b(?P<day>today|yesterday|tomorrow)\b"
 )
 _ZH_CALENDAR = re.compile(
@@ -266,6 +266,11 @@ def _week(today: dt.date, weeks: int) -> tuple[dt.date, dt.date]:
     return monday, monday + dt.timedelta(days=6)
 
 
+def _weekend(today: dt.date, weeks: int) -> tuple[dt.date, dt.date]:
+    saturday = _week(today, weeks)[0] + dt.timedelta(days=5)
+    return saturday, saturday + dt.timedelta(days=1)
+
+
 def _month(today: dt.date, months: int) -> tuple[dt.date, dt.date]:
     first = today.replace(day=1) + relativedelta(months=months)
     return first, first + relativedelta(months=1) - dt.timedelta(days=1)
@@ -287,6 +292,9 @@ _CALENDAR_PERIODS: dict[str, Callable[[dt.date], tuple[dt.date, dt.date]]] = {
     "this week": lambda t: _week(t, 0),
     "last week": lambda t: _week(t, -1),
     "next week": lambda t: _week(t, 1),
+    "this weekend": lambda t: _weekend(t, 0),
+    "last weekend": lambda t: _weekend(t, -1),
+    "next weekend": lambda t: _weekend(t, 1),
     "this month": lambda t: _month(t, 0),
     "last month": lambda t: _month(t, -1),
     "next month": lambda t: _month(t, 1),

@@ -27,8 +27,9 @@ from unified_search.db.nl.numbers import (
     apply_stock,
 )
 from unified_search.db.nl.ordering import apply_leading_count, apply_orders
-from unified_search.db.nl.planner import Plan, Planner, plan
+from unified_search.db.nl.planner import Plan, Planner, best
 from unified_search.db.nl.reading import DateTest, Mention, Reading
+from unified_search.db.nl.subject import subjects as likely_subjects
 from unified_search.db.nl.text import name_words, normalise, tokenize, word_pattern
 from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
 from unified_search.errors import ErrorCode, SearchError
@@ -87,19 +88,17 @@ def interpret(
     """
     check_question(question)
     text, notes = _rewritten(normalise(question), domain)
-    reading = read(text, domain, today or dt.date.today(), notes)
-    if every:
-        plans = [Planner(_fresh(reading, domain, today), domain, s).build() for s in subjects]
-        plans = [p for p in plans if not p.unknown] or plans[:1]
-    else:
-        plans = plan(reading, domain, subjects)
+    day = today or dt.date.today()
+    reading = read(text, domain, day, notes)
+    candidates = list(subjects) if every else likely_subjects(reading, domain, subjects)
+    # Each plan uses up words as it reads them, so each reads its own copy of the question.
+    plans = [
+        Planner(reading if i == 0 else read(text, domain, day, notes), domain, subject).build()
+        for i, subject in enumerate(candidates)
+    ]
+    chosen = ([p for p in plans if not p.unknown] or plans[:1]) if every else best(plans)
     words = tuple(t.text for t in reading.tokens if t.is_word and t.text not in FILLER)
-    return Interpretation(text, plans, tuple(reading.notes), words)
-
-
-def _fresh(reading: Reading, domain: Domain, today: dt.date | None) -> Reading:
-    """Read the same text again: each plan uses up words on its own copy."""
-    return read(reading.text, domain, today or dt.date.today(), reading.notes)
+    return Interpretation(text, chosen, tuple(reading.notes), words)
 
 
 def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading:

@@ -35,7 +35,7 @@ _FILLER_TEXT = """
     did does is was are were been than then whether if based located living lives live
     gear options choices selection offerings range catalog catalogue inventory collection
     brought bring brings often frequently work works working worked run runs ran people person
-    persons anyone everyone
+    persons anyone everyone left remaining
     """
 #: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.
 _ANSWER_KINDS = """
@@ -73,7 +73,7 @@ def _table(text: str) -> dict[str, tuple[str, ...]]:
 #: Everyday synonyms, keyed by the stem of a schema word: what else people call it.
 SYNONYMS = _table(
     """
-    price: 价格, 价钱, 售价, cost, costs, priced, pricing, expensive, cheap, cheaper, pricey
+    price: 价格, 价钱, 售价, cost, costs, priced, pricing, expensive, cheap, cheaper, pricey, paid
     cost: price, priced, expensive, cheap
     salari: 工资, 薪水, pay, paid, earn, earns, earning, earned, earner, earners, wage, wages, income, compensation, making, makes
     total: 金额, 总额, 总价, spent, spend, spending, revenue, value, worth, sales, amount

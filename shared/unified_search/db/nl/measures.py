@@ -31,31 +31,22 @@ if TYPE_CHECKING:
     from unified_search.db.nl.planner import Planner
 
 _SIZE_WORDS = frozenset(
-    ["size", "capacity", "area", "volume", "length", "pages", "weight", "seats"]
+    {"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"}
 )
-_MONEY_MEASURES = frozenset(
-    [
-        "revenue",
-        "sales",
-        "spent",
-        "spend",
-        "spending",
-        "value",
-        "worth",
-        "turnover",
-        "income",
-        "earnings",
-        "money",
-        "cost",
-        "costs",
-    ]
-)
+_LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
+_BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
+_MONEY_MEASURES = frozenset({
+    "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
+    "earnings", "money", "cost", "costs",
+})  # fmt: skip
 _MEASURES = {
     "money": MONEY_WORDS,
     "rating": RATING_WORDS,
     "size": _SIZE_WORDS,
+    "length": _LENGTH_WORDS,
     "popularity": POPULARITY_WORDS,
 }
+_NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
 _SORTABLE = ("int", "float", "date", "datetime", "str")
 
@@ -74,6 +65,11 @@ def shape(p: Planner) -> None:
         return
     for wish in p.reading.orders:
         measure = _order_column(p, wish)
+        if measure is not None and measure.kind == "model" and measure.model == p.subject:
+            if not wish.top and _ranked_groups(p, wish):
+                p.handled.add(id(wish))
+                return
+            continue
         if measure is None or measure.model == p.subject:
             continue
         if (measure.kind == "model" or not p.draft.one_to_one(measure.model)) and _ranked(
@@ -96,14 +92,44 @@ def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
     plural = _head_plural(p, head)
     p.head = head
     p.draft.regroup(measure.model, paths[0])
-    figure = _count() if measure.column is None else Aggregate(fn="sum", field=measure.column)
+    summed = measure.column is not None and p.column(measure).kind in _NUMERIC
+    # "most units" sums them; "most orders", "most borrowed" counts the related rows
+    figure = Aggregate(fn="sum", field=measure.column) if summed else _count()
     p.draft.aggregates = [figure]
     p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not plural:
         p.draft.limit = 1
+    cue = p.reading.figure
+    if cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]:
+        p.understood(cue.start, cue.end)  # "by number of orders" is this ranking's count
+        p.reading.figure = None
     if wish.term:
         p.reading.take(*wish.term)
     p.understood(wish.start, wish.end, 1)
+    return True
+
+
+def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
+    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
+    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
+    columns = [
+        (mention, c)
+        for mention in before
+        for c in mention.of("column")
+        if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
+    ]
+    if not columns:
+        return False
+    mention, column = columns[-1]
+    p.draft.aggregates = [_count()]
+    p.draft.group_by = [column.column or ""]
+    p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
+    if p.draft.limit is None and not plural(mention.text):
+        p.draft.limit = 1
+    if wish.term:
+        p.reading.take(*wish.term)
+    p.understood(wish.start, wish.end, 1)
+    p.used.add(mention.start)
     return True
 
 
@@ -143,12 +169,13 @@ def order(p: Planner, wish: OrderWish) -> None:
         if wish.term is None:
             p.unknown.append(p.reading.text[wish.start : wish.end])
         return
-    if column.kind == "model" and column.model == p.subject:
+    if column.kind == "model" and column.model == p.subject and wish.top:
         return  # "top 4 products": the count is the limit, nothing to order by
     placed = None
     if column.kind != "model" and (column.model == p.subject or p.draft.one_to_one(column.model)):
         placed = p.draft.field(column.model, column.column or "", condition=False)
-    if placed is None:
+    grouped = p.draft.aggregates and placed is not None and placed[0] not in p.draft.group_by
+    if placed is None or grouped:  # a row's column cannot order groups ("… in each category")
         p.unknown.append(p.reading.text[wish.start : wish.end])
         return
     if all(o.field != placed[0] for o in p.draft.orders):
@@ -161,7 +188,10 @@ def order(p: Planner, wish: OrderWish) -> None:
 
 def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
     if wish.term is not None:
-        for mention in [m for m in p.mentions if wish.term[0] <= m.start and m.end <= wish.term[1]]:
+        start, end = wish.term
+        by = p.reading.text.find(" by ", start, end)
+        start = by + 4 if by >= 0 else start  # "top 5 customers by number of orders"
+        for mention in [m for m in p.mentions if start <= m.start and m.end <= end]:
             columns = [
                 m
                 for m in mention.of("column")
@@ -176,7 +206,7 @@ def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
                 p.used.add(mention.start)
                 return chosen[0]
         return None
-    kinds = ("date", "datetime") if wish.measure == "date" else _NUMERIC
+    kinds = ("date", "datetime") if wish.measure in ("date", "age") else _NUMERIC
     near = p.near_column(wish.start, wish.end, kinds)
     if near is not None and _fits(near, wish.measure):
         return near
@@ -191,9 +221,12 @@ def _fits(meaning: Meaning, measure: str | None) -> bool:
 
 def _measure(p: Planner, measure: str | None) -> Meaning | None:
     """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
+    schema = p.draft.schema
+    if measure == "age":  # the oldest person was born first; a thing was made first
+        born = p.own(schema, ("date", "datetime"), _BIRTH_WORDS)
+        return Meaning("column", p.subject, born[0].name) if born else p.main_date(0)
     if measure == "date":
         return p.main_date(0)
-    schema = p.draft.schema
     found = p.own(schema, _NUMERIC, _MEASURES.get(measure or "", frozenset()))
     if not found and measure == "size":
         found = p.own(schema, _NUMERIC, MONEY_WORDS)
@@ -221,6 +254,9 @@ def figures(p: Planner) -> None:
     if figure is None:
         _implied(p)
         return
+    if p.reading.text[: figure.start].rstrip().endswith(" by"):
+        p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
+        return
     if figure.fn == "count":
         p.draft.aggregates = [_count()]
     else:
@@ -233,8 +269,12 @@ def figures(p: Planner) -> None:
         if placed is None:
             return
         p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
+        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
+        if counted:  # "average number of pages": the average of the pages
+            p.reading.take(*counted.span())
         for word in _money_words(p, figure.end):
             p.reading.take(figure.end + word.start(), figure.end + word.end())
+        p.score += p.weight(target.model)
     p.understood(figure.start, figure.end)
     group(p)
 
@@ -311,6 +351,8 @@ def group(p: Planner) -> None:
             p.draft.group_by += fields
             p.used.update(m.start for m in chain)
             p.reading.take(_word_start(p.reading.text, position), chain[-1].end)
+            grouped = columns[-1].model if columns else models[0]
+            p.understood(chain[0].start, chain[0].end, p.weight(grouped))
             return
 
 

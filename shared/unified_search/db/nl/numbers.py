@@ -12,6 +12,7 @@ import re
 from unified_search.db.dsl import Op
 from unified_search.db.nl.lexicon import CURRENCY, NUMBER_WORDS
 from unified_search.db.nl.reading import NumberTest, OrderWish, Reading
+from unified_search.db.nl.text import tokenize
 
 _WORDS = "|".join(sorted((w for w in NUMBER_WORDS if w.isascii()), key=len, reverse=True))
 _NUM = (
@@ -154,6 +155,8 @@ def apply_stock(reading: Reading) -> None:
     """Read "in stock" / "out of stock" (a stock-like count above zero or not) and "free" (zero price)."""
     for pattern, op in ((_OUT_OF_STOCK, Op.LE), (_IN_STOCK, Op.GT)):
         for match in list(pattern.finditer(reading.rest)):
+            if _is_value(reading, match.group()):
+                continue  # "sold out" may be a status of the data itself
             start = match.start()
             cue = _negation_right_before(reading, start)
             if cue is not None:
@@ -163,6 +166,11 @@ def apply_stock(reading: Reading) -> None:
     for match in list(_FREE.finditer(reading.rest)):
         reading.numbers.append(NumberTest(Op.EQ, [0], match.start(), match.end(), currency=True))
         reading.take(match.start(), match.end())
+
+
+def _is_value(reading: Reading, phrase: str) -> bool:
+    meanings = reading.vocabulary.meanings(tokenize(phrase))
+    return any(m.kind == "value" for m in meanings)
 
 
 def apply_limit(reading: Reading) -> None:
@@ -175,8 +183,9 @@ def apply_limit(reading: Reading) -> None:
             if match.group().startswith("last"):
                 reading.orders.append(OrderWish("desc", match.start(), match.end(), "date"))
             elif match.group().startswith("top"):  # "top 3 earners": by what the words name
-                term = re.match(r"\s*((?:[a-z]+\s*){1,3})", reading.rest[match.end() :])
+                term = re.match(r"\s*((?:[a-z]+\s*){1,5})", reading.rest[match.end() :])
                 if term is not None:
                     span = (match.end() + term.start(1), match.end() + term.end(1))
-                    reading.orders.append(OrderWish("desc", match.start(), match.end(), term=span))
+                    wish = OrderWish("desc", match.start(), match.end(), term=span, top=True)
+                    reading.orders.append(wish)
             return

@@ -28,11 +28,13 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
         "asc",
     ),
     (
-        r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|\brecently added\b|\brecent\b|\byoungest\b|最新|最近的",
+        r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|\brecently added\b|\brecent\b|最新|最近的",
         "date",
         "desc",
     ),
-    (r"\boldest\b|\bearliest\b|\bleast recent(?:ly)?\b|最早|最旧|最老", "date", "asc"),
+    (r"\bearliest\b|\bleast recent(?:ly)?\b|最早|最旧", "date", "asc"),
+    (r"\byoungest\b", "age", "desc"),  # the latest birth date, where there is one
+    (r"\boldest\b|最老", "age", "asc"),
     (
         r"\bmost popular\b|\bbest[- ]?sell(?:ing|er|ers)\b|\btop[- ]selling\b|\bsold the most\b|最受欢迎|最畅销|销量最高",
         "popularity",
@@ -44,8 +46,10 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
         "desc",
     ),
     (r"\b(?:worst|lowest)[- ]rated\b|评分最低|评价最差", "rating", "asc"),
-    (r"\b(?:biggest|largest|longest)\b(?!\s+(?:number|amount|share)\b)", "size", "desc"),
-    (r"\b(?:smallest|shortest)\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
+    (r"\b(?:biggest|largest)\b(?!\s+(?:number|amount|share)\b)", "size", "desc"),
+    (r"\bsmallest\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
+    (r"\blongest\b", "length", "desc"),
+    (r"\bshortest\b", "length", "asc"),
 )
 #: Words that lean towards an order without asking for one row ("cheap books").
 _LEANING: tuple[tuple[str, str, str], ...] = (
@@ -64,7 +68,9 @@ _LEADING_COUNT = re.compile(
 )
 _SORT_BY = re.compile(
     r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arranged)\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
-    r"(?:\s+(?P<dir>asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|low(?:est)? to high(?:est)?))?"
+    r"(?:\s+(?:from\s+)?(?P<dir>asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|"
+    r"low(?:est)? to high(?:est)?|most to least|least to most|new(?:est)? to old(?:est)?|"
+    r"old(?:est)? to new(?:est)?))?"
     r"(?=$|[^a-z_ ]|\s(?:and|with|for|in|from|of)\b)"
 )
 _ZH_SORT = re.compile(r"按(?P<term>[\u4e00-\u9fff]+?)(?P<dir>从高到低|降序|从低到高|升序)?排序")
@@ -122,7 +128,7 @@ _BOUNDARY = frozenset(
     ]
 )
 _DESC = ("desc", "high", "highest", "largest", "biggest", "most", "greatest", "maximum", "best",
-         "top", "从高到低", "降序", "最高", "最大", "最多")  # fmt: skip
+         "top", "new", "从高到低", "降序", "最高", "最大", "最多")  # fmt: skip
 
 
 def apply_leading_count(reading: Reading) -> None:
@@ -161,7 +167,7 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
         _superlative(reading, match, match.start("term"), match.end("term"))
     for match in list(_TOP.finditer(reading.rest)):
         term = (match.start("term"), match.end("term"))
-        reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term))
+        reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
     for match in list(_NEXT.finditer(reading.rest)):
         reading.dates.append(DateTest(today.isoformat(), None, match.start(), match.end()))
         _order(reading, OrderWish("asc", match.start(), match.end(), "date"))

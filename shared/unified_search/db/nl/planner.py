@@ -28,7 +28,6 @@ from unified_search.db.nl.reading import (
     NumberTest,
     Reading,
 )
-from unified_search.db.nl.subject import subjects
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Domain, Keyword, Meaning
 from unified_search.db.schema import ColumnInfo, ModelSchema
@@ -54,17 +53,18 @@ class Plan:
     unknown: tuple[str, ...] = ()
     """Words of the question nothing understood."""
     score: float = 0.0
+    """How strongly the question points at this subject (its own columns count double)."""
+    lead: int = 1 << 30
+    """Where the first phrase about the subject's own columns sits: the head of the question."""
 
 
-def plan(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[Plan]:
-    """Return the plans for the most likely subjects (several on a tie)."""
-    plans = [Planner(reading, domain, s).build() for s in subjects(reading, domain, allowed)]
+def best(plans: Sequence[Plan]) -> list[Plan]:
+    """Keep the plans that understood the most, read best, and lead the question (all on a tie)."""
     if not plans:
         return []
-    fewest = min(len(p.unknown) for p in plans)
-    plans = [p for p in plans if len(p.unknown) == fewest]
-    best = max(p.score for p in plans)
-    return [p for p in plans if p.score == best]
+    rank = [(len(p.unknown), -p.score, p.lead) for p in plans]
+    top = min(rank)
+    return [p for p, r in zip(plans, rank, strict=True) if r == top]
 
 
 class Planner:
@@ -81,6 +81,7 @@ class Planner:
         self.unknown: list[str] = []
         self.keywords: list[str] = []
         self.score = 0.0
+        self.lead = Plan.lead
         self.head: str | None = None
         """The model whose rows a ranked or counted answer is grouped by."""
         self.handled: set[int] = set()
@@ -113,14 +114,13 @@ class Planner:
         self._account()
         dsl, relaxed = self.draft.dsl()
         unknown = tuple(dict.fromkeys(self.unknown))
-        return Plan(dsl, tuple(self.keywords), relaxed, unknown, self.score)
+        return Plan(dsl, tuple(self.keywords), relaxed, unknown, self.score, self.lead)
 
     def _note_subject(self) -> None:
         for mention in self.mentions:
             named = {m.model for m in mention.of("model")}
             if self.subject in named or (self.head is not None and self.head in named):
-                self.used.add(mention.start)
-                self.score += 3
+                self.understood(mention.start, mention.end, 3)
 
     # -- helpers shared with the measures -------------------------------------------------
 
@@ -129,6 +129,8 @@ class Planner:
         self.reading.take(start, end)
         self.used.add(start)
         self.score += weight
+        if weight >= 2:
+            self.lead = min(self.lead, start)
 
     def weight(self, model: str) -> float:
         """How much a condition says the subject is right: more on its own columns."""
@@ -195,8 +197,20 @@ class Planner:
         return [self.subject, *related]
 
     def main_date(self, start: int) -> Meaning | None:
-        """The date column a bare date phrase means: the subject's main one, else a related model's."""
-        for model in self.models_near(start):
+        """The date column a bare date phrase means.
+
+        That of a related model named right before it ("customers who ordered in 2024"),
+        else the subject's main one, else that of a related model named earlier.
+        """
+        models = self.models_near(start)
+        right_before = [
+            m.of("model")[0].model
+            for m in self.mentions
+            if m.of("model") and 0 <= start - m.end <= 12
+        ]
+        if right_before and right_before[0] in models[1:]:
+            models.insert(0, right_before[0])
+        for model in models:
             dated = self.own(self.domain.models[model], ("date", "datetime"))
             primary = [c for c in dated if not SECONDARY_DATES & set(name_words(c.name))]
             chosen = (primary or dated)[:1]
@@ -231,7 +245,8 @@ class Planner:
         if not columns or self._empty(mention, columns):
             return
         related = {m.model for m in columns} - {self.subject}
-        if len(related) == len({m.model for m in columns}) == 1:
+        dated = all(self.column(m).kind in ("date", "datetime") for m in columns)
+        if mention.text.endswith("ed") and dated and len(related) == len(columns) == 1:
             model = related.pop()
             if not self.draft.one_to_one(model):  # "members who borrowed": they have loans
                 self._related(mention, model)
@@ -389,8 +404,7 @@ class Planner:
         else:
             self.draft.add_where(where, branch, negated and branch is not None)
         self.keywords.append(keyword.word)
-        self.used.add(start)
-        self.score += self.weight(model)
+        self.understood(start, start + len(keyword.word), self.weight(model))
 
     def _account(self) -> None:
         """Note every word no rule, mention or keyword claimed."""

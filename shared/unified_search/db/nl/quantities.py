@@ -87,7 +87,7 @@ def text(p: Planner, test: TextTest) -> None:
     else:
         targets = [p.draft.field(p.subject, c) for c in p.draft.schema.searchable]
     placed = [t for t in targets if t is not None]
-    pattern = f"%{escape(test.text)}%"
+    pattern = test.pattern
     tests = [Where(field=name, op=Op.LIKE, value=pattern) for name, _ in placed]
     if not tests:
         p.unknown.append(test.text)

@@ -70,6 +70,8 @@ class OrderWish:
     """``money``, ``date``, ``rating``, ``popularity`` or ``size``, when no column word says."""
     term: tuple[int, int] | None = None
     """Where the words naming the column sit, when they do."""
+    top: bool = False
+    """Read from "top N …": when the words name no column, the count alone is meant."""
 
 
 @dataclass
@@ -79,6 +81,16 @@ class TextTest:
     text: str
     start: int
     end: int
+    edge: str | None = None
+    """``start`` or ``end`` when the text must begin or end the value, not only appear in it."""
+
+    @property
+    def pattern(self) -> str:
+        """The ``like`` pattern (wildcards in the text escaped)."""
+        escaped = self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        before = "" if self.edge == "start" else "%"
+        after = "" if self.edge == "end" else "%"
+        return f"{before}{escaped}{after}"
 
 
 @dataclass

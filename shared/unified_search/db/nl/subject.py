@@ -42,6 +42,8 @@ def _counted(reading: Reading, mentions: list[Mention], people: list[str]) -> st
     figure = reading.figure
     if figure is None or figure.fn != "count":
         return None
+    if reading.text[: figure.start].rstrip().endswith(" by"):
+        return None  # "top 5 customers by number of orders": the count ranks, it is not asked
     if reading.text[figure.start : figure.end] == "headcount" and len(people) == 1:
         return people[0]
     after = [m for m in mentions if m.start >= figure.end]

@@ -45,7 +45,7 @@ class Token:
     """One word (or symbol) of the normalised question and where it sits.
 
     Example:
-        >>> tokenize("Orders placed")[0]
+        >>> tokenize(normalise("Orders placed"))[0]
         Token(text='orders', start=0, end=6, stem='order')
     """
 
