@@ -528,3 +528,66 @@ def test_any_text_gives_dsl_that_compiles_or_a_clear_refusal(
         for candidate in (plan.dsl, plan.relaxed):
             if candidate is not None:
                 compile_dsl(candidate, shop.models, max_results=20, user={})
+
+
+def test_counts_rank_groups_and_related_rows(shop: Domain) -> None:
+    assert dsl(shop, "which brand has the most products?") == {
+        "model": "products",
+        "orders": [{"field": "count", "sort": "desc"}],
+        "aggregates": [{"fn": "count", "as": "count"}],
+        "group_by": ["brand"],
+        "limit": 1,
+    }
+    assert dsl(shop, "the top 5 customers by number of orders") == {
+        "model": "orders",
+        "joins": [{"model": "customers"}],
+        "orders": [{"field": "count", "sort": "desc"}],
+        "aggregates": [{"fn": "count", "as": "count"}],
+        "group_by": ["customers.id", "customers.name"],
+        "limit": 5,
+    }
+    assert dsl(shop, "which customer spent the most?")["aggregates"] == [
+        {"fn": "sum", "field": "total"}
+    ]
+
+
+def test_an_ordering_a_grouped_answer_cannot_have_is_not_understood(shop: Domain) -> None:
+    """ "the most expensive product in each category" needs one row per group: refused."""
+    assert read(shop, "most expensive product in each category").unknown == ("most expensive",)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("staff whose name starts with O", cond("name", "like", "o%")),
+        ("members whose email ends with example.org", cond("email", "like", "%example.org")),
+        ("books with the word 'salt' in the title", cond("title", "like", "%salt%")),
+    ],
+)
+def test_text_matches_in_words(library: Domain, question: str, expected: dict[str, Any]) -> None:
+    assert lib(library, question)["wheres"] == [expected]
+
+
+def test_age_words_use_a_birth_date_when_there_is_one(shop: Domain) -> None:
+    """Customers have no birth date: "oldest" is then the earliest of their main date."""
+    assert dsl(shop, "the oldest customer")["orders"] == [{"field": "created_at"}]
+
+
+def test_words_for_what_is_left_point_at_stock(shop: Domain) -> None:
+    assert dsl(shop, "products with fewer than 10 units left")["wheres"] == [cond("stock", "<", 10)]
+    assert read(shop, "customers who left").unknown == ("left",)
+
+
+def test_a_date_right_after_a_related_model_belongs_to_it(shop: Domain) -> None:
+    assert dsl(shop, "customers who have not ordered since 2025") == {
+        "model": "customers",
+        "joins": [{"model": "orders", "type": "not exists"}],
+        "wheres": [cond("orders.ordered_at", ">=", "2025-01-01")],
+    }
+
+
+def test_this_weekend_is_saturday_and_sunday(shop: Domain) -> None:
+    # 2025-06-15 is a Sunday: this weekend is the 14th and 15th.
+    assert dsl(shop, "orders this weekend")["wheres"] == [
+        cond("ordered_at", "between", ["2025-06-14", "2025-06-15"])
+    ]

@@ -63,6 +63,7 @@ _POSTFIX = re.compile(
 _BETWEEN = re.compile(
     rf"(?:\bbetween\s+|\bfrom\s+|在|介于)?{_N1}{_UNIT}\s*(?:and|to|-|–|~|到|至|和)\s*{_N2}{_UNIT}\s*(?:之间)?"
 )
+_REMAINING = re.compile(r"\s*(?:[a-z]+\s+)?(?P<word>left|remaining|in stock)\b")
 _IN_STOCK = re.compile(r"\bin[- ]stock\b|\bavailable\b|有货|有库存|现货")
 _OUT_OF_STOCK = re.compile(
     r"\bout[- ]of[- ]stock\b|\bsold[- ]out\b|\bunavailable\b|\b(?:run|ran|running)\s+out(?:\s+of)?\b"
@@ -136,12 +137,16 @@ def _record(reading: Reading, match: re.Match[str], op: Op, values: list[float])
     if not reading.free(match.start(), match.end()):
         return  # an earlier rule already used part of this phrase
     currency = bool(CURRENCY.search(reading.text[match.start() : match.end() + 9]))
-    start = match.start()
+    start, end = match.start(), match.end()
+    remaining = _REMAINING.match(reading.text, end)
+    if remaining is not None:  # "fewer than 10 units left": a count of what is in stock
+        reading.take(remaining.start("word"), remaining.end())
     cue = _negation_right_before(reading, start)
     if cue is not None and op in _TURNED:
         op, start = _TURNED[op], cue
-    reading.numbers.append(NumberTest(op, values, start, match.end(), currency))
-    reading.take(start, match.end())
+    hint = "stock" if remaining is not None else None
+    reading.numbers.append(NumberTest(op, values, start, end, currency, hint=hint))
+    reading.take(start, end)
 
 
 def _negation_right_before(reading: Reading, start: int) -> int | None:
