@@ -232,7 +232,10 @@ class DBHandler:
         if key not in self._domains:
             while len(self._domains) >= _DOMAINS_KEPT:
                 self._domains.pop(next(iter(self._domains)))
-            self._domains[key] = Domain(dict(models), samples, dict(db.lexicon))
+            domain = Domain(dict(models), samples, dict(db.lexicon))
+            # Learning the words of a large database takes a while: not on the event loop.
+            await self._read(executor, lambda: domain.vocabulary.known)
+            self._domains[key] = domain
         return self._domains[key]
 
     # -- planning -------------------------------------------------------------------------
@@ -265,7 +268,9 @@ class DBHandler:
     ) -> _Reading:
         domain = await self._domain(ctx, models, executor)
         every = ctx.config.db.multi_model == "all"
-        read = interpret(request.query, domain, wanted, today=self._today(), every=every)
+        read = await self._read(
+            executor, interpret, request.query, domain, wanted, today=self._today(), every=every
+        )
         for plan in read.plans:
             await ctx.log("info", f"builtin DSL for {plan.dsl.model}: {plan.dsl.as_json()}")
         return _Reading(read.plans, BUILTIN, read.unknown, read.notes)

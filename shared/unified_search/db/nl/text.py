@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -85,6 +86,12 @@ def stem(word: str) -> str:
         return word
     result: str = _stemmer.stemWord(word)
     return result
+
+
+def stem_all(words: Sequence[str]) -> list[str]:
+    """Return the stems of many words at once (the stemmer works through them in C)."""
+    stems: list[str] = _stemmer.stemWords(list(words))
+    return [s if w.isascii() and w.isalpha() else w for w, s in zip(words, stems, strict=True)]
 
 
 def singular(word: str) -> str:

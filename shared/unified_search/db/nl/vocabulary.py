@@ -21,7 +21,16 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from unified_search.db.nl import lexicon
-from unified_search.db.nl.text import Token, compact, name_words, plural, singular, stem, tokenize
+from unified_search.db.nl.text import (
+    Token,
+    compact,
+    name_words,
+    plural,
+    singular,
+    stem,
+    stem_all,
+    tokenize,
+)
 from unified_search.db.relations import Relations
 from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.tokens import encoding
@@ -104,9 +113,11 @@ class Vocabulary:
 
     def __init__(self, domain: Domain) -> None:
         self.domain = domain
-        self._phrases: dict[tuple[str, ...], list[Meaning]] = {}
-        self._compact: dict[str, list[Meaning]] = {}
-        self._values: list[tuple[Meaning, tuple[str, ...]]] = []
+        # Ordered sets (a dict's keys): a meaning is listed once, in the order it was learnt.
+        self._phrases: dict[tuple[str, ...], dict[Meaning, None]] = {}
+        self._compact: dict[str, dict[Meaning, None]] = {}
+        self._values: dict[str, list[tuple[Meaning, tuple[str, ...]]]] = {}
+        """Values of several words, by the first two letters of their first word."""
         self._data: dict[str, dict[tuple[str, str], set[str]]] = {}
         self._words: set[str] = set()
         """Words of synonyms and descriptions."""
@@ -122,8 +133,7 @@ class Vocabulary:
                 for value in values:
                     self._add_value(schema.name, column_name, value, searchable=searchable)
             for column_name, words in sample.words.items():
-                for word in words:
-                    self._add_data_word(schema.name, column_name, word)
+                self._add_data_words(schema.name, column_name, words)
 
     # -- building -------------------------------------------------------------------------
 
@@ -133,8 +143,8 @@ class Vocabulary:
         for token in tokens:
             words.update({token.text, singular(token.text), plural(singular(token.text))})
         key = _key(tokens, meaning.kind)
-        if key and len(key) <= MAX_PHRASE and meaning not in self._phrases.get(key, []):
-            self._phrases.setdefault(key, []).append(meaning)
+        if key and len(key) <= MAX_PHRASE:
+            self._phrases.setdefault(key, {})[meaning] = None
 
     def _add_model(self, schema: ModelSchema) -> None:
         table = schema.name.rpartition(".")[2]
@@ -167,27 +177,30 @@ class Vocabulary:
         meaning = Meaning("value", model, column, value)
         self._add(value, meaning)
         key = compact(value)
-        if key and meaning not in self._compact.get(key, []):
-            self._compact.setdefault(key, []).append(meaning)
+        if key:
+            self._compact.setdefault(key, {})[meaning] = None
         words = tuple(t.text for t in tokenize(value.lower()) if t.text[0].isalnum())
         if len(words) > 1:
-            self._values.append((Meaning("value", model, column, value, exact=False), words))
-        for word in words if searchable else ():
-            self._add_data_word(model, column, word)
+            entry = (Meaning("value", model, column, value, exact=False), words)
+            self._values.setdefault(words[0][:2], []).append(entry)
+        if searchable:
+            self._add_data_words(model, column, words)
 
-    def _add_data_word(self, model: str, column: str, word: str) -> None:
-        if len(word) >= 2 and not word.isdigit():
-            self._names.add(word)
-            self._data.setdefault(stem(word), {}).setdefault((model, column), set()).add(word)
+    def _add_data_words(self, model: str, column: str, words: Iterable[str]) -> None:
+        kept = [w for w in words if len(w) >= 2 and not w.isdigit()]
+        self._names.update(kept)
+        place = (model, column)
+        for word, root in zip(kept, stem_all(kept), strict=True):
+            self._data.setdefault(root, {}).setdefault(place, set()).add(word)
 
     # -- reading --------------------------------------------------------------------------
 
     def meanings(self, tokens: Sequence[Token]) -> list[Meaning]:
         """Return what the phrase ``tokens`` names: models, columns or values."""
-        found = [m for m in self._phrases.get(_key(tokens, "model"), []) if m.kind != "value"]
-        found += [m for m in self._phrases.get(_key(tokens, "value"), []) if m.kind == "value"]
+        found = [m for m in self._phrases.get(_key(tokens, "model"), {}) if m.kind != "value"]
+        found += [m for m in self._phrases.get(_key(tokens, "value"), {}) if m.kind == "value"]
         joined = "".join(t.text for t in tokens)
-        for meaning in self._compact.get(joined, []):
+        for meaning in self._compact.get(joined, {}):
             if meaning not in found:
                 found.append(meaning)
         if not found:
@@ -207,7 +220,7 @@ class Vocabulary:
         found = [
             m
             for noun in nouns
-            for m in self._phrases.get(_key(tokenize(noun), "model"), [])
+            for m in self._phrases.get(_key(tokenize(noun), "model"), {})
             if m.kind == "model"
         ]
         return [Meaning("model", m.model, exact=False) for m in found[:1]]
@@ -219,7 +232,7 @@ class Vocabulary:
             return []
         return [
             meaning
-            for meaning, full in self._values
+            for meaning, full in self._values.get(joined[:2], [])
             if (len(words) == 1 or len(full) == len(words))
             and _prefixes(joined, full)
             and joined != "".join(full)
@@ -243,7 +256,15 @@ class Vocabulary:
                 words.update(w for phrase in others for w in phrase.split())
         return frozenset(w for w in words if w.isascii() and w.isalpha())
 
-    def correct(self, word: str, extra: Iterable[str] = ()) -> str | None:
+    @cached_property
+    def _by_length(self) -> dict[int, list[str]]:
+        """Known words by length, sorted (a misspelling is compared with near lengths only)."""
+        groups: dict[int, list[str]] = {}
+        for word in sorted(self.known):
+            groups.setdefault(len(word), []).append(word)
+        return groups
+
+    def correct(self, word: str) -> str | None:
         """Return the known word ``word`` is a misspelling of, or ``None``.
 
         Words the domain knows, and common English words (one token in cl100k's
@@ -254,7 +275,8 @@ class Vocabulary:
         if word in self.known or _common(word):
             return None
         edits = 1 if len(word) <= 5 else 2
-        choices = sorted(w for w in {*self.known, *extra} if abs(len(w) - len(word)) <= edits)
+        lengths = range(len(word) - edits, len(word) + edits + 1)
+        choices = [w for n in lengths for w in self._by_length.get(n, ())]
         found = process.extract(
             word, choices, scorer=OSA.distance, score_cutoff=edits, limit=None, processor=None
         )
