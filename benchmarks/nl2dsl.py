@@ -308,16 +308,34 @@ def load_specs(data: Path, parts: list[str], schemas: list[str]) -> list[dict[st
 
 
 def table(rows: list[tuple[str, str, str, str, dict[str, float]]]) -> str:
+    """One line per part, schema, engine and system; "vs ours" compares right answers."""
+    ours = {(part, schema, engine): m for part, schema, engine, system, m in rows if system == OURS}
     lines = [
-        "| part | schema | engine | system | questions | right | wrong | refused | p50 ms |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| part | schema | engine | system | questions | right | wrong | refused | right vs ours | p50 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for part, schema, engine, system, m in rows:
+        base = ours[(part, schema, engine)]["right"]
+        ratio = f"{m['right'] / base:.2f}x" if base else "-"
         lines.append(
             f"| {part} | {schema} | {engine} | {system} | {m['questions']:.0f} | "
-            f"{m['right']:.1%} | {m['wrong']:.1%} | {m['refused']:.1%} | {m['p50_ms']:.1f} |"
+            f"{m['right']:.1%} | {m['wrong']:.1%} | {m['refused']:.1%} | {ratio} | {m['p50_ms']:.1f} |"
         )
     return "\n".join(lines)
+
+
+def json_systems(totals: dict[tuple[str, str, str], Tally]) -> dict[str, dict[str, float]]:
+    """Per system: the figures over everything, then each part and engine as ``metric[part/engine]``."""
+    systems: dict[str, dict[str, float]] = {}
+    for system in dict.fromkeys(key[2] for key in totals):
+        everything = Tally()
+        for (part, engine, name), tally in sorted(totals.items()):
+            if name == system:
+                everything.add(tally)
+                part_figures = {f"{k}[{part}/{engine}]": v for k, v in tally.metrics().items()}
+                systems.setdefault(system, {}).update(part_figures)
+        systems[system] = {**everything.metrics(), **systems[system]}
+    return systems
 
 
 async def main() -> None:
@@ -363,11 +381,8 @@ async def main() -> None:
         print("\nnot right:")
         print("\n".join(f"  - {m}" for m in misses) or "  none")
     if args.json:
-        systems = {
-            f"{system} [{part}, {engine}]": tally.metrics()
-            for (part, engine, system), tally in totals.items()
-        }
-        args.json.write_text(json.dumps({"systems": systems}, indent=2), encoding="utf-8")
+        payload = {"systems": json_systems(totals)}
+        args.json.write_text(json.dumps(payload, indent=2), encoding="utf-8")
 
 
 if __name__ == "__main__":
