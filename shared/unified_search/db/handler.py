@@ -26,10 +26,9 @@ import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
-from pydantic import BaseModel
 
 from unified_search.config import SearchConfig
 from unified_search.db.compiler import Compiled, compile_dsl
@@ -58,7 +57,6 @@ from unified_search.errors import ErrorCode, ErrorInfo, SearchError
 from unified_search.handler import SearchContext
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
-_DSLPart = TypeVar("_DSLPart", bound=BaseModel)
 #: Vocabularies kept (one per database, settings and tenant scope in use).
 _DOMAINS_KEPT = 8
 #: Seconds ``aclose`` waits for database calls still running.
@@ -77,6 +75,7 @@ class _Reading:
     warnings: list[str] = field(default_factory=list)
 
     def understanding(self, plans: Sequence[Plan] | None = None) -> Understanding:
+        """How the question was read (describing ``plans`` when the ones that ran differ)."""
         return Understanding(
             understood="; ".join(describe(p.dsl) for p in (plans or self.plans)),
             not_understood=list(self.not_understood),

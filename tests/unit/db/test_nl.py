@@ -22,7 +22,7 @@ from unified_search.db.describe import describe
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
 from unified_search.db.nl.dates import find_dates
 from unified_search.db.nl.generate import Interpretation, interpret
-from unified_search.db.nl.vocabulary import Domain
+from unified_search.db.nl.vocabulary import Domain, Sample
 from unified_search.db.samples import ValueSampler
 from unified_search.db.schema import SchemaCatalog
 from unified_search.errors import ErrorCode, SearchError
@@ -590,4 +590,55 @@ def test_this_weekend_is_saturday_and_sunday(shop: Domain) -> None:
     # 2025-06-15 is a Sunday: this weekend is the 14th and 15th.
     assert dsl(shop, "orders this weekend")["wheres"] == [
         cond("ordered_at", "between", ["2025-06-14", "2025-06-15"])
+    ]
+
+
+def test_cue_words_never_become_text_tests(library: Domain) -> None:
+    """ "number of", "count" are aggregate cues even when a title holds such a word."""
+    assert lib(library, "count the fantasy books") == {
+        "model": "books",
+        "wheres": [cond("genre", "=", "Fantasy")],
+        "aggregates": [{"fn": "count", "as": "count"}],
+    }
+
+
+def test_the_plural_of_a_title_column_means_the_rows(library: Domain) -> None:
+    assert lib(library, "titles over 300 pages") == {
+        "model": "books",
+        "wheres": [cond("pages", ">", 300)],
+    }
+
+
+def test_revenue_is_a_total_of_money(shop: Domain) -> None:
+    assert dsl(shop, "revenue per status") == {
+        "model": "orders",
+        "aggregates": [{"fn": "sum", "field": "total"}],
+        "group_by": ["status"],
+    }
+    assert dsl(shop, "top customer by total spending")["limit"] == 1
+
+
+def test_a_superlative_naming_nothing_orders_by_the_column_before_it_or_is_refused(
+    shop: Domain,
+) -> None:
+    assert dsl(shop, "which product costs the most?")["orders"] == [
+        {"field": "price", "sort": "desc"}
+    ]
+    assert "wonderful" in read(shop, "the most wonderful product").unknown
+
+
+def test_a_bare_by_is_no_grouping_without_a_figure(shop: Domain) -> None:
+    assert dsl(shop, "orders placed by customers in Paris") == {
+        "model": "orders",
+        "joins": [{"model": "customers"}],
+        "wheres": [cond("customers.city", "=", "Paris")],
+    }
+
+
+def test_a_value_matches_in_the_plural_written_apart(library: Domain) -> None:
+    samples = {**library.samples, "books": Sample(categories={"genre": ("ebook", "paperback")})}
+    domain = Domain(library.models, samples)
+    assert dsl(domain, "e-books under $10", LIBRARY_TODAY)["wheres"] == [
+        cond("price", "<", 10.0),
+        cond("genre", "=", "ebook"),
     ]

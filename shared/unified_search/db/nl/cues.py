@@ -20,7 +20,8 @@ _FIGURES: tuple[tuple[str, str], ...] = (
     ("avg", r"\bon average\b|\baverage\b|\bavg\b|\bmean\b|\btypical\b|平均"),
     (
         "sum",
-        r"\bin total\b|\btotal\b|\bsum(?:\s+of)?\b|\bhow much\b|\boverall\b|总计|总额|合计|总共",
+        r"\bin total\b|\btotal\b|\bsum(?:\s+of)?\b|\bhow much\b|\boverall\b|"
+        r"\b(?:revenue|turnover|earnings)\b(?!\s+(?:over|above|under|below))|总计|总额|合计|总共",
     ),
     ("max", r"\bmaximum\b|\bmax\b|最大值|最高值"),
     ("min", r"\bminimum\b|\bmin\b|最小值|最低值"),
@@ -70,6 +71,8 @@ def find_figures(reading: Reading) -> None:
             reading.figure = Figure(fn, match.start(), match.end())
     for match in _GROUP.finditer(reading.rest):
         reading.groups.append(match.end())
+        if match.group() == "by":  # "placed by", "written by": grouping only with a figure
+            reading.loose_groups.add(match.end())
 
 
 def find_person(reading: Reading) -> None:

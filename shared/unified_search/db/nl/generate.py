@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from unified_search.db.nl.cues import find_contains, find_figures, find_negations, find_person
 from unified_search.db.nl.dates import find_dates
-from unified_search.db.nl.lexicon import ABBREVIATIONS, FILLER
+from unified_search.db.nl.lexicon import ABBREVIATIONS, CUE_WORDS, FILLER
 from unified_search.db.nl.numbers import (
     apply_bare_numbers,
     apply_comparisons,
@@ -197,9 +197,9 @@ def _keywords(reading: Reading) -> None:
     """Record open words that sampled text holds (they become text tests)."""
     covered = [(m.start, m.end) for m in reading.mentions]
     for token in reading.open_tokens():
-        if token.text in FILLER or not token.is_word or len(token.text) < 2:
-            continue
-        if any(start <= token.start < end for start, end in covered):
+        if token.text in FILLER or token.text in CUE_WORDS or not token.is_word:
+            continue  # "number of …", "count …" are cues, whatever titles hold those words
+        if len(token.text) < 2 or any(start <= token.start < end for start, end in covered):
             continue
         if any(start <= token.start < end for start, end in reading.negations):
             continue

@@ -164,9 +164,9 @@ def _count_test(p: Planner, test: NumberTest) -> bool:
 
 def order(p: Planner, wish: OrderWish) -> None:
     """Order by the column the wish names or implies; a count next to it is the limit."""
-    column = _order_column(p, wish)
+    column = _order_column(p, wish) or _named_before(p, wish)
     if column is None:
-        if wish.term is None:
+        if not wish.top:  # only "top N …" may name no column: the count alone is meant
             p.unknown.append(p.reading.text[wish.start : wish.end])
         return
     if column.kind == "model" and column.model == p.subject and wish.top:
@@ -184,6 +184,13 @@ def order(p: Planner, wish: OrderWish) -> None:
     if wish.term:
         p.reading.take(*wish.term)
     p.understood(wish.start, wish.end, p.weight(column.model))
+
+
+def _named_before(p: Planner, wish: OrderWish) -> Meaning | None:
+    """The numeric column named right before a superlative ("holds the most people")."""
+    if wish.top or wish.measure is not None:
+        return None
+    return p.near_column(wish.start - NEAR, wish.start, _NUMERIC)
 
 
 def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
@@ -281,9 +288,10 @@ def figures(p: Planner) -> None:
 
 def _implied(p: Planner) -> None:
     """Total or count per group without "how many" ("units ordered per category")."""
-    if not p.reading.groups or p.draft.aggregates:
+    explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
+    if not explicit or p.draft.aggregates:
         return
-    before = [m for m in p.mentions if m.end <= min(p.reading.groups)]
+    before = [m for m in p.mentions if m.end <= min(explicit)]
     numeric = [
         c
         for m in before
@@ -316,13 +324,13 @@ def _figure_column(p: Planner, start: int, end: int) -> Meaning | None:
         if numeric:
             p.used.add(mention.start)
             return numeric[0]
-    if _money_words(p, end) or p.reading.text[start:end] == "how much":
-        return _measure(p, "money")
+    if _money_words(p, start) or p.reading.text[start:end] == "how much":
+        return _measure(p, "money")  # "total revenue", "revenue per status", "how much"
     return None
 
 
 def _money_words(p: Planner, end: int) -> list[re.Match[str]]:
-    words = re.finditer(r"[a-z]+", p.reading.rest[end : end + NEAR])
+    words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
     return [w for w in words if w.group() in _MONEY_MEASURES]
 
 
@@ -384,7 +392,10 @@ def listing(p: Planner) -> None:
     columns = [
         m
         for m in first.of("column")
-        if m.model == p.subject and p.column(m).kind == "str" and p.value_column(m)
+        if m.model == p.subject
+        and p.column(m).kind == "str"
+        and p.value_column(m)
+        and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
     ]
     if first.of("model") or first.of("value") or not columns or not plural(first.text):
         return

@@ -89,7 +89,7 @@ _ZH_SUPERLATIVE = re.compile(
     r"(?P<term>[\u4e00-\u9fff]{1,3}?)(?P<dir>最高|最大|最多|最低|最小|最少)"
 )
 _NEXT = re.compile(r"\b(?:next|soonest)\b(?!\s+(?:\d|week|month|year|days?|few))")
-_TOP = re.compile(r"\btop\s+(?:\d+|[a-z]+)\s+(?P<term>[a-z_]+(?:\s+by\s+[a-z_]+(?:\s+[a-z_]+)?)?)")
+_TOP = re.compile(r"\btop\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?\s+by\s+[a-z_]+(?:\s+[a-z_]+){0,2})")
 _BOUNDARY = frozenset(
     [
         "in",
@@ -156,6 +156,10 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
         reading.take(match.start(), match.start("term"))
         if match["dir"]:
             reading.take(match.start("dir"), match.end("dir"))
+    for match in list(_TOP.finditer(reading.rest)):
+        term = (match.start("term"), match.end("term"))
+        reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
+        reading.take(match.start(), match.start("term"))
     for match in list(_OFTEN.finditer(reading.rest)):
         group = "term" if match["term"] else "after"
         wish = OrderWish("desc", match.start(), match.end(), term=match.span(group))
@@ -165,9 +169,6 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
         _superlative(reading, match, match.start("term"), match.end("term"))
     for match in list(_TRAILING.finditer(reading.rest)):
         _superlative(reading, match, match.start("term"), match.end("term"))
-    for match in list(_TOP.finditer(reading.rest)):
-        term = (match.start("term"), match.end("term"))
-        reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
     for match in list(_NEXT.finditer(reading.rest)):
         reading.dates.append(DateTest(today.isoformat(), None, match.start(), match.end()))
         _order(reading, OrderWish("asc", match.start(), match.end(), "date"))

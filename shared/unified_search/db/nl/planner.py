@@ -251,6 +251,9 @@ class Planner:
             if not self.draft.one_to_one(model):  # "members who borrowed": they have loans
                 self._related(mention, model)
                 return
+        cue = self.reading.figure
+        if cue is not None and cue.start <= mention.start < cue.end:
+            return  # "total" read as a total that found nothing to sum: not understood
         self.used.add(mention.start)  # a column named only to show or compare it
 
     def _best_value(self, mention: Mention, values: list[Meaning]) -> Meaning:

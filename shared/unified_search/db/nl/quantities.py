@@ -55,7 +55,14 @@ def _number_column(p: Planner, test: NumberTest) -> Meaning | None:
     own = p.own(p.draft.schema, numeric)
     money = [c for c in own if MONEY_WORDS & set(name_words(c.name))]
     chosen = (money or own) if test.currency else own if len(own) == 1 else []
-    return Meaning("column", p.subject, chosen[0].name) if chosen else None
+    if not chosen:
+        return None
+    for mention in p.mentions:  # "tickets under 20": the word named the ticket price here
+        names = {(m.model, m.column) for m in mention.of("column")}
+        beside = max(0, mention.start - test.end, test.start - mention.end) <= 12
+        if beside and (p.subject, chosen[0].name) in names:
+            p.used.add(mention.start)
+    return Meaning("column", p.subject, chosen[0].name)
 
 
 def _adjacent(p: Planner, meaning: Meaning, test: NumberTest) -> bool:

@@ -124,6 +124,8 @@ class Reading:
     figure: Figure | None = None
     groups: list[int] = field(default_factory=list)
     """Where a "per"/"by each" cue ends: the next mention names the grouping."""
+    loose_groups: set[int] = field(default_factory=set)
+    """Those of ``groups`` that are a bare "by": a grouping only after an aggregate cue."""
     negations: list[tuple[int, int]] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
     keywords: list[tuple[Keyword, int]] = field(default_factory=list)

@@ -200,9 +200,10 @@ class Vocabulary:
         found = [m for m in self._phrases.get(_key(tokens, "model"), {}) if m.kind != "value"]
         found += [m for m in self._phrases.get(_key(tokens, "value"), {}) if m.kind == "value"]
         joined = "".join(t.text for t in tokens)
-        for meaning in self._compact.get(joined, {}):
-            if meaning not in found:
-                found.append(meaning)
+        for key in dict.fromkeys((joined, singular(joined))):  # "e-books" finds "ebook"
+            for meaning in self._compact.get(key, {}):
+                if meaning not in found:
+                    found.append(meaning)
         if not found:
             found = self._abbreviated([t.text for t in tokens])
         if not found and len(tokens) == 1:
