@@ -642,3 +642,8 @@ def test_a_value_matches_in_the_plural_written_apart(library: Domain) -> None:
         cond("price", "<", 10.0),
         cond("genre", "=", "ebook"),
     ]
+
+
+def test_words_of_two_letters_are_not_searched_for(shop: Domain) -> None:
+    """ "gb" appears in descriptions ("16 GB"), but two letters are too common to search for."""
+    assert read(shop, "laptop gb").unknown == ("gb",)

@@ -194,12 +194,15 @@ def _contiguous(text: str, tokens: Sequence[object]) -> bool:
 
 
 def _keywords(reading: Reading) -> None:
-    """Record open words that sampled text holds (they become text tests)."""
+    """Record open words that sampled text holds (they become text tests).
+
+    Words of one or two letters ("up" of "check-up") are too common to search for.
+    """
     covered = [(m.start, m.end) for m in reading.mentions]
     for token in reading.open_tokens():
         if token.text in FILLER or token.text in CUE_WORDS or not token.is_word:
             continue  # "number of …", "count …" are cues, whatever titles hold those words
-        if len(token.text) < 2 or any(start <= token.start < end for start, end in covered):
+        if len(token.text) < 3 or any(start <= token.start < end for start, end in covered):
             continue
         if any(start <= token.start < end for start, end in reading.negations):
             continue
