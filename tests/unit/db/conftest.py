@@ -60,13 +60,20 @@ def pg_shop_url(shop_file: Path, postgres_url: str) -> Iterator[str]:
     yield from _copy_to_postgres(shop_file, postgres_url)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+ENGINES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _url_on(request: pytest.FixtureRequest, sqlite_file: Path, postgres_fixture: str) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{sqlite_file}"
+    url: str = request.getfixturevalue(postgres_fixture)
+    return url
+
+
+@pytest.fixture(params=ENGINES)
 def shop_url(request: pytest.FixtureRequest, shop_file: Path) -> str:
     """The sample shop's URL on each database under test."""
-    if request.param == "sqlite":
-        return f"sqlite:///{shop_file}"
-    url: str = request.getfixturevalue("pg_shop_url")
-    return url
+    return _url_on(request, shop_file, "pg_shop_url")
 
 
 @pytest.fixture
@@ -249,13 +256,10 @@ def pg_library_url(library_file: Path, postgres_url: str) -> Iterator[str]:
     yield from _copy_to_postgres(library_file, postgres_url)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=ENGINES)
 def library_url(request: pytest.FixtureRequest, library_file: Path) -> str:
     """The library's URL on each database under test."""
-    if request.param == "sqlite":
-        return f"sqlite:///{library_file}"
-    url: str = request.getfixturevalue("pg_library_url")
-    return url
+    return _url_on(request, library_file, "pg_library_url")
 
 
 @pytest.fixture(scope="session")

@@ -264,18 +264,23 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-async def test_the_sqlite_file_is_byte_identical_after_every_kind_of_question(
-    shop_file: Path, make_ctx: Any
-) -> None:
-    before = _file_digest(shop_file)
+async def _ask_everything(url: str, make_ctx: Any) -> None:
+    """Ask every kind of question, hostile and ordinary, on a fresh handler."""
     handler = DBHandler()
-    ctx = make_ctx(f"sqlite:///{shop_file}")
+    ctx = make_ctx(url)
     try:
         for question in [*QUESTIONS, *HOSTILE, "number of orders per status", "cheapest laptop"]:
             with contextlib.suppress(SearchError):
                 await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
     finally:
         await handler.aclose()
+
+
+async def test_the_sqlite_file_is_byte_identical_after_every_kind_of_question(
+    shop_file: Path, make_ctx: Any
+) -> None:
+    before = _file_digest(shop_file)
+    await _ask_everything(f"sqlite:///{shop_file}", make_ctx)
     assert _file_digest(shop_file) == before
 
 
@@ -299,14 +304,7 @@ async def test_postgres_records_no_write_after_every_kind_of_question(
         return int(total)
 
     before, counted = fingerprint(pg_shop_url), writes()
-    handler = DBHandler()
-    ctx = make_ctx(pg_shop_url)
-    try:
-        for question in [*QUESTIONS, *HOSTILE, "number of orders per status", "cheapest laptop"]:
-            with contextlib.suppress(SearchError):
-                await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
-    finally:
-        await handler.aclose()
+    await _ask_everything(pg_shop_url, make_ctx)
     await asyncio.sleep(1.2)  # the server publishes its counters about once a second
     assert writes() == counted
     assert fingerprint(pg_shop_url) == before
