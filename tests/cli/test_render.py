@@ -7,6 +7,7 @@ import json
 
 from unified_search.cli.console import stdout
 from unified_search.cli.render import markdown, show
+from unified_search.db.understanding import Understanding
 from unified_search.response import SearchResponse
 from unified_search.types import Reference, ReferenceContext, SearchRequest, SearchResult
 
@@ -59,3 +60,36 @@ def test_json_output_is_the_response_for_programs() -> None:
     data = json.loads(rendered("json"))
     assert data["request_id"] == "r1" and data["status"] == "empty"
     assert data["references"][0]["title"] == HOSTILE
+
+
+def test_database_answers_show_how_the_question_was_understood() -> None:
+    understanding = Understanding(
+        understood="books where genre = Fantasy",
+        not_understood=["[red]wobbly[/red]"],
+        corrections=["bokks → books"],
+        warnings=["writer returned an unusable DSL: model 'x' is not one of books"],
+    )
+    result = SearchResult(
+        type="db", query="fantasy bokks", metadata={"understanding": understanding.as_metadata()}
+    )
+    base = response()
+    db = base.model_copy(
+        update={"requests": [SearchRequest(query="fantasy bokks", type="db")], "results": [result]}
+    )
+    buffer = io.StringIO()
+    console = stdout()
+    console.file, console.width = buffer, 400
+    show(console, db, "table")
+    text = buffer.getvalue()
+    assert "understood as: books where genre = Fantasy; not understood: [red]wobbly[/red]" in text
+    assert "read bokks → books" in text and "warning: writer returned an unusable DSL" in text
+    shown = json.loads(_json(db))["understood"]
+    assert shown == [understanding.model_dump(mode="json")]
+
+
+def _json(value: SearchResponse) -> str:
+    buffer = io.StringIO()
+    console = stdout()
+    console.file, console.width = buffer, 400
+    show(console, value, "json")
+    return buffer.getvalue()

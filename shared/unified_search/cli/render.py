@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from unified_search.db.understanding import Understanding
 from unified_search.errors import ErrorInfo
 from unified_search.events import TraceNode
 from unified_search.format import flat
@@ -37,9 +38,11 @@ def show(console: Console, response: SearchResponse, output: str) -> None:
 
 
 def show_table(console: Console, response: SearchResponse) -> None:
-    """References, the trace and the failures, then where to find the record again."""
+    """References, the trace, how database questions were read, the failures, the record."""
     console.print(references_table(response.references))
     console.print(trace_table(response.trace))
+    for line in understood_lines(response):
+        console.print(escape(line), highlight=False)
     for error in response.errors:
         console.print(f"[red]failed[/red] {escape(error_line(error))}")
     console.print(
@@ -59,9 +62,27 @@ def response_json(response: SearchResponse) -> dict[str, Any]:
         "references": [ref.model_dump(mode="json") for ref in response.references],
         "errors": [error.model_dump(mode="json") for error in response.errors],
         "trace": [trace_row(node) for node in response.trace if node.kind == "search_item"],
+        "understood": [u.model_dump(mode="json") for u in understandings(response)],
         "xml": response.context.xml,
         "prompt": response.context.prompt,
     }
+
+
+def understandings(response: SearchResponse) -> list[Understanding]:
+    """How each database request read its question (see ``Understanding``)."""
+    found = [Understanding.of(result) for result in response.results if result is not None]
+    return [u for u in found if u is not None]
+
+
+def understood_lines(response: SearchResponse) -> list[str]:
+    """``understood as: …`` per database request, with its corrections and warnings."""
+    lines = []
+    for understanding in understandings(response):
+        lines.append(understanding.line())
+        if understanding.corrections:
+            lines.append(f"  read {', '.join(understanding.corrections)}")
+        lines += [f"  warning: {w}" for w in understanding.warnings]
+    return lines
 
 
 def references_table(references: Sequence[Reference], title: str = "References") -> Table:

@@ -32,6 +32,9 @@ class ModelSettings(Section):
     permission: dict[str, str] = Field(default_factory=dict)
     """Column → key of the caller's context (``SearchContext.user``); each pair is always ANDed in
     as ``column = user[key]``. A missing context value refuses the search."""
+    foreign_keys: dict[str, str] = Field(default_factory=dict)
+    """Column → ``model.column`` it points to, for links the database does not declare (views
+    have none); joins may follow them like declared foreign keys."""
 
 
 class DBConfig(Section):
@@ -46,13 +49,27 @@ class DBConfig(Section):
     """Hard cap on rows returned per model, whatever the DSL or the request asks."""
     settings: dict[str, ModelSettings] = Field(default_factory=dict)
     """Per-model settings, keyed by model name."""
+    schemas: list[str] = Field(default_factory=list)
+    """Database schemas (PostgreSQL) whose tables and views are exposed too, named
+    ``schema.table``; the default schema's are always exposed under their plain names."""
     statement_timeout: float = Field(default=10.0, gt=0)
-    """Seconds one query may run before the database aborts it."""
+    """Seconds one query (or schema read) may run, lock waits included, before the database aborts
+    it; never more than the search's own ``options.timeout``."""
+    connect_timeout: float = Field(default=5.0, gt=0)
+    """Seconds to wait for a connection (PostgreSQL waits at least 2)."""
     sample_values: int = Field(default=50, ge=0, le=10_000)
     """Text columns with at most this many distinct values are treated as categories whose
     values are recognised in questions (0 turns sampling off)."""
+    sample_rows: int = Field(default=1000, ge=0, le=100_000)
+    """Rows read per other text column to learn the words it holds, so a question word found
+    there becomes a text filter on that column and a word found nowhere is reported as not
+    understood (0 turns it off: every leftover word is then not understood)."""
     sample_ttl: float = Field(default=300.0, ge=0)
-    """Seconds sampled category values are cached."""
+    """Seconds sampled values and words are cached."""
+    lexicon: dict[str, str] = Field(default_factory=dict)
+    """Extra words and what they mean in your schema (``released: published``, ``staff:
+    employees``, ``sci-fi: science fiction``), added to the builtin lexicon; the meaning is read
+    like question text (a column, model or value name)."""
     multi_model: Literal["best", "all"] = "best"
     """With several models: ``best`` queries the best-matching one (all tied ones on a tie),
     ``all`` queries every model in parallel."""

@@ -1,9 +1,12 @@
-"""Turn database rows into citable result items.
+"""Turn database answers into citable result items.
 
 A row's score is the share of the question's keywords found in its text, in
 0..1. When the question had no keywords (only filters and ordering), every row
 matched exactly; scores then fall gently with position (1.0 down to 0.5) so a
-reranker keeps the database's order.
+reranker keeps the database's order. Figures (counts, sums, averages, per
+group) and distinct values come back as items too: their ``data`` holds the
+figures, they have no ``record_id`` (no table row stands behind them), and they
+are cited like any other item.
 """
 
 from __future__ import annotations
@@ -47,6 +50,30 @@ def row_items(
         score = keyword_score(schema, row, keywords) if keywords else 1.0 - 0.5 * rank / len(rows)
         items.append(_item(schema, row, data, score))
     return items
+
+
+def figure_items(schema: ModelSchema, rows: Sequence[dict[str, Any]]) -> list[ResultItem]:
+    """Build one item per answer row of an aggregate or distinct query."""
+    items = []
+    for rank, row in enumerate(rows):
+        data = {k: jsonable(v) for k, v in row.items()}
+        items.append(
+            ResultItem(
+                type=SearchType.DB,
+                title=_figure_title(schema, data),
+                content=readable(data),
+                score=round(1.0 - 0.5 * rank / len(rows), 4),
+                model=schema.name,
+                data=data,
+                metadata={"label": schema.label, "answer": "figures"},
+            )
+        )
+    return items
+
+
+def _figure_title(schema: ModelSchema, data: JSON) -> str:
+    shown = ", ".join(f"{k}: {v}" for k, v in data.items() if not k.endswith(".id"))
+    return f"{schema.label}: {shown}" if shown else schema.label
 
 
 def _item(schema: ModelSchema, row: dict[str, Any], data: JSON, score: float) -> ResultItem:

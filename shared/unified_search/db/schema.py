@@ -1,8 +1,12 @@
 """What a model looks like: columns, types, keys, and the settings that guard it.
 
 Reflection goes through SQLAlchemy, so tables and views of any supported
-database look the same. Reflected tables are cached per engine: a schema
-change needs a new handler (or ``SchemaCatalog.clear``).
+database look the same. Tables and views of the default schema are named
+plainly (``orders``); those of the other schemas listed in ``db.schemas``
+(PostgreSQL) are named ``schema.table``. Foreign keys use the same names, and
+``db.settings.<model>.foreign_keys`` adds keys the database does not declare
+(views have none). Reflected tables are cached per engine: a schema change
+needs a new handler (or ``SchemaCatalog.clear``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 
 from unified_search.db.config import ModelSettings
+from unified_search.db.execute import ReadOnlyExecutor
 from unified_search.errors import ErrorCode, SearchError
 
 Kind = Literal["int", "float", "str", "bool", "date", "datetime", "other"]
@@ -37,7 +42,7 @@ class ColumnInfo:
     nullable: bool
     primary_key: bool
     foreign_key: str | None = None
-    """``table.column`` this column points to, if any."""
+    """``model.column`` this column points to, if any (declared or configured)."""
     description: str | None = None
 
 
@@ -120,15 +125,16 @@ def column_kind(type_: sa.types.TypeEngine[Any]) -> Kind:
     return "other"
 
 
-def build_schema(table: sa.Table, settings: ModelSettings) -> ModelSchema:
+def build_schema(table: sa.Table, settings: ModelSettings, name: str | None = None) -> ModelSchema:
     """Combine a reflected table with its settings; settings naming missing columns are errors."""
+    name = name or table.name
     columns = {c.name: _column_info(c, settings) for c in table.columns}
-    _check_settings(table.name, columns, settings)
+    _check_settings(name, columns, settings)
     text = [n for n, c in columns.items() if c.kind == "str"]
     open_text = [n for n in text if n not in settings.permission]  # a tenant ID is no content
     searchable = tuple(settings.searchable if settings.searchable is not None else open_text)
     return ModelSchema(
-        name=table.name,
+        name=name,
         table=table,
         columns=columns,
         primary_key=tuple(c.name for c in table.primary_key.columns),
@@ -139,20 +145,28 @@ def build_schema(table: sa.Table, settings: ModelSettings) -> ModelSchema:
 
 
 def _column_info(column: sa.Column[Any], settings: ModelSettings) -> ColumnInfo:
-    fks = [f"{fk.column.table.name}.{fk.column.name}" for fk in column.foreign_keys]
+    # target_fullname is "table.column" in the default schema, "schema.table.column" elsewhere:
+    # exactly the model naming, and readable without reflecting the target.
+    fks = [fk.target_fullname for fk in column.foreign_keys]
+    configured = settings.foreign_keys.get(column.name)
     return ColumnInfo(
         name=column.name,
         kind=column_kind(column.type),
         type=str(column.type),
         nullable=bool(column.nullable),
         primary_key=bool(column.primary_key),
-        foreign_key=fks[0] if fks else None,
+        foreign_key=configured or (fks[0] if fks else None),
         description=settings.columns.get(column.name),
     )
 
 
 def _check_settings(model: str, columns: Mapping[str, ColumnInfo], settings: ModelSettings) -> None:
-    named = [*settings.columns, *(settings.searchable or []), *settings.permission]
+    named = [
+        *settings.columns,
+        *(settings.searchable or []),
+        *settings.permission,
+        *settings.foreign_keys,
+    ]
     if settings.title:
         named.append(settings.title)
     missing = sorted({n for n in named if n not in columns})
@@ -171,6 +185,9 @@ def _default_title(text_columns: Sequence[str]) -> str | None:
 class SchemaCatalog:
     """Reflected models of one engine, cached; safe to share between threads.
 
+    Reading goes through a ``ReadOnlyExecutor`` when one is given, so a locked or hung
+    database fails within its deadline instead of blocking.
+
     Example:
         >>> catalog = SchemaCatalog(engine)  # doctest: +SKIP
         >>> catalog.model("products", ModelSettings()).primary_key  # doctest: +SKIP
@@ -181,39 +198,102 @@ class SchemaCatalog:
         self.engine = engine
         self._lock = threading.Lock()
         self._tables: dict[str, sa.Table] = {}
-        self._names: list[str] | None = None
+        self._names: dict[tuple[str, ...], list[str]] = {}
 
-    def names(self) -> list[str]:
-        """Return every table and view name of the default schema, sorted."""
+    def names(
+        self, schemas: Sequence[str] = (), *, executor: ReadOnlyExecutor | None = None
+    ) -> list[str]:
+        """Return every table and view of the default schema and of ``schemas``, sorted."""
+        key = tuple(sorted(set(schemas)))
         with self._lock:
-            if self._names is None:
-                inspector = sa.inspect(self.engine)
-                found = inspector.get_table_names() + inspector.get_view_names()
-                self._names = sorted(set(found))
-            return list(self._names)
+            if key not in self._names:
+                self._names[key] = self._read(executor, lambda conn: _names(conn, key))
+            return list(self._names[key])
 
-    def model(self, name: str, settings: ModelSettings) -> ModelSchema:
-        """Reflect ``name`` (once) and apply ``settings``."""
+    def model(
+        self, name: str, settings: ModelSettings, *, executor: ReadOnlyExecutor | None = None
+    ) -> ModelSchema:
+        """Reflect ``name`` (``table`` or ``schema.table``, once) and apply ``settings``."""
         with self._lock:
             table = self._tables.get(name)
             if table is None:
-                table = sa.Table(name, sa.MetaData(), autoload_with=self.engine)
+                schema, _, table_name = name.rpartition(".")
+                table = self._read(
+                    executor,
+                    lambda conn: sa.Table(
+                        table_name,
+                        sa.MetaData(),
+                        schema=schema or None,
+                        autoload_with=conn,
+                        resolve_fks=False,
+                    ),
+                )
                 self._tables[name] = table
-        return build_schema(table, settings)
+        return build_schema(table, settings, name)
 
     def clear(self) -> None:
         """Forget everything reflected, for example after a migration."""
         with self._lock:
             self._tables.clear()
-            self._names = None
+            self._names.clear()
+
+    def _read(self, executor: ReadOnlyExecutor | None, work: Any) -> Any:
+        return (executor or ReadOnlyExecutor(self.engine, timeout=_READ_TIMEOUT)).call_sync(work)
 
 
-def check_models(wanted: Sequence[str], exposed: Sequence[str]) -> None:
-    """Fail with INVALID_QUERY listing the available models when one of ``wanted`` is not exposed."""
-    unknown = [m for m in wanted if m not in exposed]
-    if unknown:
-        available = ", ".join(exposed) or "none"
-        raise SearchError(
-            ErrorCode.INVALID_QUERY,
-            f"unknown model {unknown[0]!r}; available models: {available}",
-        )
+#: Seconds a schema read may take when no executor (and so no configured deadline) is given.
+_READ_TIMEOUT = 30.0
+
+
+def _names(conn: sa.Connection, schemas: Sequence[str]) -> list[str]:
+    inspector = sa.inspect(conn)
+    found = set(inspector.get_table_names()) | set(inspector.get_view_names())
+    default = inspector.default_schema_name
+    for schema in schemas:
+        if schema == default:
+            continue
+        if schema not in inspector.get_schema_names():
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                f"db.schemas names {schema!r}, which the database does not have",
+                provider="db",
+            )
+        listed = inspector.get_table_names(schema=schema) + inspector.get_view_names(schema=schema)
+        found |= {f"{schema}.{name}" for name in listed}
+    return sorted(found)
+
+
+def unknown_models(wanted: Sequence[str], exposed: Sequence[str]) -> list[str]:
+    """Return the models of ``wanted`` that are not exposed."""
+    return [m for m in wanted if m not in exposed]
+
+
+def unknown_model_error(name: str, exposed: Sequence[str], elsewhere: Sequence[str]) -> SearchError:
+    """The INVALID_QUERY for a model not exposed, listing the available ones.
+
+    ``elsewhere`` are tables of the same name in schemas not listed in ``db.schemas``; the
+    message says how to reach them.
+    """
+    message = f"unknown model {name!r}; available models: {', '.join(exposed) or 'none'}"
+    if elsewhere:
+        schemas = ", ".join(repr(e.rpartition(".")[0]) for e in elsewhere)
+        named = ", ".join(repr(e) for e in elsewhere)
+        message += f"; {named} exists: add {schemas} to db.schemas and name it so"
+    return SearchError(ErrorCode.INVALID_QUERY, message)
+
+
+def elsewhere(conn: sa.Connection, name: str) -> list[str]:
+    """Return ``schema.name`` for every other schema holding a table or view called ``name``."""
+    inspector = sa.inspect(conn)
+    table = name.rpartition(".")[2]
+    found = []
+    for schema in inspector.get_schema_names():
+        if schema in _SYSTEM_SCHEMAS or schema == inspector.default_schema_name:
+            continue
+        listed = inspector.get_table_names(schema=schema) + inspector.get_view_names(schema=schema)
+        if table in listed:
+            found.append(f"{schema}.{table}")
+    return found
+
+
+_SYSTEM_SCHEMAS = frozenset({"information_schema", "pg_catalog", "pg_toast", "main", "temp"})

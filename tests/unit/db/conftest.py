@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
@@ -17,7 +18,7 @@ from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
 from unified_search.db.sample import build_shop_database
-from unified_search.db.schema import SchemaCatalog
+from unified_search.db.schema import ModelSchema, SchemaCatalog
 from unified_search.handler import SearchContext
 
 
@@ -59,13 +60,20 @@ def pg_shop_url(shop_file: Path, postgres_url: str) -> Iterator[str]:
     yield from _copy_to_postgres(shop_file, postgres_url)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+ENGINES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _url_on(request: pytest.FixtureRequest, sqlite_file: Path, postgres_fixture: str) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{sqlite_file}"
+    url: str = request.getfixturevalue(postgres_fixture)
+    return url
+
+
+@pytest.fixture(params=ENGINES)
 def shop_url(request: pytest.FixtureRequest, shop_file: Path) -> str:
     """The sample shop's URL on each database under test."""
-    if request.param == "sqlite":
-        return f"sqlite:///{shop_file}"
-    url: str = request.getfixturevalue("pg_shop_url")
-    return url
+    return _url_on(request, shop_file, "pg_shop_url")
 
 
 @pytest.fixture
@@ -77,26 +85,52 @@ def engine(shop_url: str) -> Iterator[sa.Engine]:
 
 
 RunDSL = Callable[..., Awaitable[list[Any]]]
+SHOP_MODELS = ("products", "customers", "orders")
 
 
 @pytest.fixture
-def run_dsl(engine: sa.Engine) -> RunDSL:
-    """Compile and run a DSL (JSON form) on the shop; return the ids in result order."""
+def shop_models(engine: sa.Engine) -> Callable[..., dict[str, ModelSchema]]:
+    """The shop's models as the compiler sees them, with optional settings per model."""
     catalog = SchemaCatalog(engine)
+
+    def load(settings: dict[str, ModelSettings] | None = None) -> dict[str, ModelSchema]:
+        chosen = settings or {}
+        return {m: catalog.model(m, chosen.get(m, ModelSettings())) for m in SHOP_MODELS}
+
+    return load
+
+
+@pytest.fixture
+def fetch_dsl(
+    engine: sa.Engine, shop_models: Callable[..., dict[str, ModelSchema]]
+) -> Callable[..., Awaitable[list[dict[str, Any]]]]:
+    """Compile and run a DSL (JSON form) on the shop; return the answer rows by answer key."""
     executor = ReadOnlyExecutor(engine, timeout=5)
 
-    async def run(
+    async def fetch(
         dsl: dict[str, Any],
         *,
         max_results: int = 200,
         user: dict[str, Any] | None = None,
-        settings: ModelSettings | None = None,
-    ) -> list[Any]:
-        schema = catalog.model(dsl["model"], settings or ModelSettings())
-        query = compile_dsl(
-            QueryDSL.model_validate(dsl), schema, max_results=max_results, user=user or {}
+        settings: dict[str, ModelSettings] | None = None,
+    ) -> list[dict[str, Any]]:
+        compiled = compile_dsl(
+            QueryDSL.model_validate(dsl),
+            shop_models(settings),
+            max_results=max_results,
+            user=user or {},
         )
-        return [row["id"] for row in await executor.fetch(query)]
+        return [compiled.named(row) for row in await executor.fetch(compiled.statement)]
+
+    return fetch
+
+
+@pytest.fixture
+def run_dsl(fetch_dsl: Callable[..., Awaitable[list[dict[str, Any]]]]) -> RunDSL:
+    """Compile and run a DSL on the shop; return the ids in result order."""
+
+    async def run(dsl: dict[str, Any], **options: Any) -> list[Any]:
+        return [row["id"] for row in await fetch_dsl(dsl, **options)]
 
     return run
 
@@ -158,3 +192,88 @@ def make_ctx() -> Callable[..., SearchContext]:
         return SearchContext(config=config, request_id="test", user=user or {})
 
     return make
+
+
+LIBRARY_TODAY = dt.date(2024, 5, 20)
+_LIBRARY = """
+CREATE TABLE authors (id INTEGER PRIMARY KEY, name VARCHAR(60) NOT NULL, country VARCHAR(40));
+CREATE TABLE books (
+    id INTEGER PRIMARY KEY, title VARCHAR(80) NOT NULL, author_id INTEGER NOT NULL REFERENCES authors(id),
+    genre VARCHAR(30) NOT NULL, published DATE NOT NULL, pages INTEGER NOT NULL, price NUMERIC(6, 2) NOT NULL
+);
+CREATE TABLE members (
+    id INTEGER PRIMARY KEY, name VARCHAR(60) NOT NULL, email VARCHAR(80) NOT NULL,
+    city VARCHAR(40) NOT NULL, joined DATE NOT NULL
+);
+CREATE TABLE loans (
+    id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL REFERENCES books(id),
+    member_id INTEGER NOT NULL REFERENCES members(id), borrowed_on DATE NOT NULL, returned_on DATE
+);
+CREATE TABLE staff (
+    id INTEGER PRIMARY KEY, name VARCHAR(60) NOT NULL, role VARCHAR(30) NOT NULL,
+    manager_id INTEGER REFERENCES staff(id)
+);
+INSERT INTO authors VALUES (1, 'Ada Brook', 'Canada'), (2, 'Tom Reyes', 'Spain'), (3, 'Lin Wu', 'China');
+INSERT INTO books VALUES
+ (1, 'Star Harbour', 1, 'Science Fiction', '2019-03-02', 320, 14.50),
+ (2, 'Ion Drift', 1, 'Science Fiction', '2023-08-15', 410, 21.00),
+ (3, 'Garden Notes', 2, 'Nonfiction', '2012-05-20', 180, 9.99),
+ (4, 'The Salt Road', 2, 'Nonfiction', '2021-11-01', 260, 17.25),
+ (5, 'Moss and Ember', 3, 'Fantasy', '2018-01-10', 520, 12.00),
+ (6, 'Quiet Ledger', 3, 'Mystery', '2024-02-29', 300, 19.90),
+ (7, 'Paper Lanterns', 1, 'Fantasy', '2010-07-07', 150, 7.50);
+INSERT INTO members VALUES
+ (1, 'Ana Lopes', 'ana@example.org', 'Porto', '2023-01-15'),
+ (2, 'Ben Ode', 'ben@example.org', 'Lagos', '2024-04-02'),
+ (3, 'Cleo Marsh', 'cleo@example.org', 'Porto', '2022-09-30'),
+ (4, 'Dev Rao', 'dev@example.org', 'Pune', '2024-05-10');
+INSERT INTO loans VALUES
+ (1, 1, 1, '2024-04-03', '2024-04-20'), (2, 5, 1, '2024-05-02', NULL),
+ (3, 3, 2, '2024-04-11', '2024-04-30'), (4, 7, 3, '2023-12-01', '2024-01-05'),
+ (5, 2, 3, '2024-05-12', NULL), (6, 5, 2, '2024-03-01', '2024-03-15');
+INSERT INTO staff VALUES
+ (1, 'Iris Vale', 'director', NULL), (2, 'Omar Kent', 'librarian', 1), (3, 'Pia Moor', 'librarian', 1),
+ (4, 'Rudi Sand', 'assistant', 2);
+CREATE VIEW open_loans AS SELECT id, book_id, member_id, borrowed_on FROM loans WHERE returned_on IS NULL;
+"""
+
+
+@pytest.fixture(scope="session")
+def library_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small library database (authors, books, members, loans, staff, a view) as SQLite."""
+    import sqlite3
+
+    path = tmp_path_factory.mktemp("library") / "library.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(_LIBRARY)
+    conn.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def pg_library_url(library_file: Path, postgres_url: str) -> Iterator[str]:
+    """The library copied into a fresh PostgreSQL schema (tables only), dropped afterwards."""
+    yield from _copy_to_postgres(library_file, postgres_url)
+
+
+@pytest.fixture(params=ENGINES)
+def library_url(request: pytest.FixtureRequest, library_file: Path) -> str:
+    """The library's URL on each database under test."""
+    return _url_on(request, library_file, "pg_library_url")
+
+
+@pytest.fixture(scope="session")
+def library_today() -> dt.date:
+    """The day the library's questions treat as today."""
+    return LIBRARY_TODAY
+
+
+@pytest.fixture
+def read_sql() -> Callable[[str, str], list[tuple[Any, ...]]]:
+    """Run hand-written SQL on a database under test (a plain, writable engine)."""
+
+    def run(url: str, sql: str) -> list[tuple[Any, ...]]:
+        with plain_engine(url).connect() as conn:
+            return [tuple(row) for row in conn.execute(sa.text(sql))]
+
+    return run

@@ -15,7 +15,6 @@ from unified_search.db.compiler import compile_dsl
 from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor
-from unified_search.db.schema import SchemaCatalog
 from unified_search.errors import ErrorCode, SearchError
 
 IdsWhere = Callable[[str], list[int]]
@@ -115,13 +114,15 @@ async def test_limit_and_cap(run_dsl: Any) -> None:
     assert len(await run_dsl(_products(), max_results=10)) == 10
 
 
-async def test_select_keeps_the_primary_key(engine: Any) -> None:
-    schema = SchemaCatalog(engine).model("products", ModelSettings())
-    query = compile_dsl(
-        QueryDSL(model="products", select=["name"], limit=2), schema, max_results=5, user={}
+async def test_select_keeps_the_primary_key_but_hides_it(engine: Any, shop_models: Any) -> None:
+    """Rows need their key to be cited; the answer keys say which columns were asked for."""
+    compiled = compile_dsl(
+        QueryDSL(model="products", select=["name"], limit=2), shop_models(), max_results=5, user={}
     )
-    rows = await ReadOnlyExecutor(engine, timeout=5).fetch(query)
-    assert [sorted(r) for r in rows] == [["id", "name"], ["id", "name"]]
+    rows = await ReadOnlyExecutor(engine, timeout=5).fetch(compiled.statement)
+    assert compiled.keys == ("name", "id") and compiled.hidden == {"id"}
+    assert [sorted(compiled.named(r)) for r in rows] == [["id", "name"], ["id", "name"]]
+    assert not compiled.figures
 
 
 async def test_permission_filter_is_anded_around_or_groups(
@@ -133,7 +134,7 @@ async def test_permission_filter_is_anded_around_or_groups(
         "or": [{"field": "id", "op": ">", "value": 0}, {"field": "status", "value": "pending"}]
     }
     found = await run_dsl(
-        {"model": "orders", "wheres": [escape]}, user={"customer": 3}, settings=settings
+        {"model": "orders", "wheres": [escape]}, user={"customer": 3}, settings={"orders": settings}
     )
     assert found == ids_where("SELECT id FROM orders WHERE customer_id = 3 ORDER BY id")
     assert found
@@ -142,7 +143,7 @@ async def test_permission_filter_is_anded_around_or_groups(
 async def test_missing_permission_value_refuses(run_dsl: Any) -> None:
     settings = ModelSettings(permission={"customer_id": "customer"})
     with pytest.raises(SearchError) as info:
-        await run_dsl({"model": "orders"}, user={"other": 1}, settings=settings)
+        await run_dsl({"model": "orders"}, user={"other": 1}, settings={"orders": settings})
     assert info.value.code is ErrorCode.INVALID_QUERY
     assert "'customer'" in info.value.message
 
@@ -159,7 +160,8 @@ async def test_missing_permission_value_refuses(run_dsl: Any) -> None:
         ({"field": "price", "op": "like", "value": "%1%"}, "price"),
         ({"field": "name", "op": "=", "value": ["a"]}, "name"),
         ({"field": "price", "op": ">", "value": "NaN"}, "price"),
-        ({"field": {"field": "total", "table": "orders"}, "value": 1}, "total"),
+        ({"field": {"field": "total", "table": "orders"}, "value": 1}, "orders.total"),
+        ({"field": "orders.total", "value": 1}, "orders.total"),
     ],
 )
 async def test_bad_fields_and_values_name_the_field(
@@ -177,7 +179,8 @@ async def test_unknown_order_and_select_fields_are_refused(run_dsl: Any) -> None
             await run_dsl(dsl)
 
 
-async def test_dsl_for_another_model_is_refused(engine: Any) -> None:
-    schema = SchemaCatalog(engine).model("products", ModelSettings())
-    with pytest.raises(SearchError, match="not 'products'"):
-        compile_dsl(QueryDSL(model="orders"), schema, max_results=5, user={})
+async def test_unexposed_model_is_refused_listing_the_exposed_ones(shop_models: Any) -> None:
+    models = shop_models()
+    del models["orders"]
+    with pytest.raises(SearchError, match="unknown model 'orders'; available models: products"):
+        compile_dsl(QueryDSL(model="orders"), models, max_results=5, user={})

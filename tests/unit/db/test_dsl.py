@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from unified_search.db.dsl import MAX_DEPTH, FieldRef, Op, Order, QueryDSL, Where
+from unified_search.db.dsl import (
+    MAX_DEPTH,
+    Aggregate,
+    FieldRef,
+    Join,
+    Op,
+    Order,
+    QueryDSL,
+    Where,
+    field_name,
+)
 
 
 def test_design_doc_form_round_trips() -> None:
@@ -108,3 +118,69 @@ def test_limit_and_model_are_validated() -> None:
 def test_field_ref_keeps_table() -> None:
     ref = Where.model_validate({"field": {"field": "price", "table": "products"}, "value": 1}).field
     assert ref == FieldRef(field="price", table="products")
+
+
+def test_orders_accept_order_as_the_spelling_of_sort() -> None:
+    """``{"field", "order"}`` (as agents often write it) means the same as ``{"field", "sort"}``."""
+    written = QueryDSL.model_validate(
+        {"model": "m", "orders": [{"field": "price", "order": "DESC"}, {"field": "name"}]}
+    )
+    assert [(o.field, o.sort) for o in written.orders] == [("price", "desc"), ("name", "asc")]
+    assert written.as_json()["orders"] == [{"field": "price", "sort": "desc"}, {"field": "name"}]
+    with pytest.raises(ValidationError, match="not both"):
+        Order.model_validate({"field": "price", "order": "desc", "sort": "asc"})
+    with pytest.raises(ValidationError, match="sort"):
+        Order.model_validate({"field": "price", "order": "upwards"})
+
+
+def test_joins_aggregates_and_grouping_round_trip() -> None:
+    data = {
+        "model": "orders",
+        "joins": [
+            {"model": "customers", "as": "buyer", "on": "orders.customer_id"},
+            {"model": "products", "type": "exists"},
+        ],
+        "wheres": [{"field": "products.category", "op": "=", "value": "Books"}],
+        "aggregates": [{"fn": "sum", "field": "total", "as": "spent"}, {"fn": "count"}],
+        "group_by": ["buyer.city"],
+        "having": [{"field": "spent", "op": ">", "value": 100}],
+        "orders": [{"field": "spent", "sort": "desc"}],
+        "limit": 3,
+    }
+    dsl = QueryDSL.model_validate(data)
+    assert dsl.as_json() == data
+    assert [j.alias for j in dsl.joins] == ["buyer", "products"]
+    assert [a.name for a in dsl.aggregates] == ["spent", "count"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"group_by": ["status"]}, "group_by and having need aggregates"),
+        ({"aggregates": [{"fn": "count"}], "select": ["status"]}, "drop select"),
+        ({"aggregates": [{"fn": "count"}, {"fn": "count"}]}, "distinct names"),
+        ({"aggregates": [{"fn": "avg"}]}, "avg needs a field"),
+        ({"aggregates": [{"fn": "median", "field": "x"}]}, "fn"),
+        ({"joins": [{"model": "a"}, {"model": "a"}]}, "set 'as'"),
+        ({"joins": [{"model": "m"}]}, "set 'as'"),
+        ({"joins": [{"model": "a", "type": "outer"}]}, "type"),
+        ({"joins": [{"model": f"t{i}"} for i in range(5)]}, "at most 4"),
+    ],
+)
+def test_malformed_joins_and_figures_are_refused(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        QueryDSL.model_validate({"model": "m", **data})
+
+
+def test_figure_names_default_from_function_and_field() -> None:
+    assert (
+        Aggregate.model_validate({"fn": "AVG", "field": "customers.age"}).name
+        == "avg_customers_age"
+    )
+    assert Aggregate.model_validate({"fn": "count"}).name == "count"
+    assert Join.model_validate({"model": "x", "type": "NOT  Exists"}).type == "not exists"
+
+
+def test_field_names_are_written_as_in_the_dsl() -> None:
+    assert field_name("price") == "price"
+    assert field_name(FieldRef(field="city", table="customers")) == "customers.city"

@@ -7,6 +7,8 @@ row of every table, that the database is exactly as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -80,7 +82,7 @@ async def test_quotes_in_the_question_are_data(
 FIELDS = [
     "price; DROP TABLE products",
     "price--",
-    "products.price",
+    "customers.email",
     '"price"',
     "price\u200b",
     "ｐｒｉｃｅ",
@@ -227,3 +229,94 @@ async def test_slow_queries_hit_the_statement_timeout(engine: sa.Engine) -> None
 def test_request_dsl_validation_errors_name_the_part() -> None:
     with pytest.raises(ValidationError):
         SearchRequest(query="x", type=SearchType.DB, select="price")  # type: ignore[arg-type]
+
+
+HOSTILE = [
+    '" OR ""="',
+    "1 OR 1=1",
+    "'; DROP TABLE products; --",
+    "/* */ UNION SELECT email FROM customers --",
+    "ＳＥＬＥＣＴ ＊ ＦＲＯＭ ｃｕｓｔｏｍｅｒｓ；",
+    "DR\u200bOP TABLE orders\u202e",
+    "\u0440\u0433\u043ed\u0443\u0441ts",  # "products" in Cyrillic look-alike letters
+    "x" * 10_000,
+    ("cheap " * 3_000).strip(),
+]
+
+
+@pytest.mark.usefixtures("unchanged")
+@pytest.mark.parametrize("question", HOSTILE, ids=lambda q: q[:20])
+async def test_hostile_questions_return_no_rows_at_all(
+    handler: DBHandler, make_ctx: Any, shop_url: str, question: str
+) -> None:
+    """Nothing in these names the data honestly: no row comes back, and the answer says why."""
+    ctx = make_ctx(shop_url)
+    try:
+        result = await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+    except SearchError as exc:  # too long, or empty once control characters are gone
+        assert exc.code is ErrorCode.INVALID_QUERY
+        return
+    assert result.items == []
+    assert result.error is not None and result.error.code is ErrorCode.INVALID_QUERY
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def _ask_everything(url: str, make_ctx: Any) -> None:
+    """Ask every kind of question, hostile and ordinary, on a fresh handler."""
+    handler = DBHandler()
+    ctx = make_ctx(url)
+    try:
+        for question in [*QUESTIONS, *HOSTILE, "number of orders per status", "cheapest laptop"]:
+            with contextlib.suppress(SearchError):
+                await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+    finally:
+        await handler.aclose()
+
+
+async def test_the_sqlite_file_is_byte_identical_after_every_kind_of_question(
+    shop_file: Path, make_ctx: Any
+) -> None:
+    before = _file_digest(shop_file)
+    await _ask_everything(f"sqlite:///{shop_file}", make_ctx)
+    assert _file_digest(shop_file) == before
+
+
+@pytest.mark.postgres
+async def test_postgres_records_no_write_after_every_kind_of_question(
+    pg_shop_url: str, make_ctx: Any, fingerprint: Callable[[str], str], read_sql: Any
+) -> None:
+    """Row contents and the server's own update and delete counters are unchanged.
+
+    (Inserts show in the row contents; their counter may still be catching up with the copy
+    that built the schema, so it is not compared.)
+    """
+
+    def writes() -> int:
+        read_sql(pg_shop_url, "SELECT pg_stat_clear_snapshot()")
+        [(total,)] = read_sql(
+            pg_shop_url,
+            "SELECT COALESCE(SUM(n_tup_upd + n_tup_del), 0)"
+            " FROM pg_stat_user_tables WHERE schemaname = current_schema()",
+        )
+        return int(total)
+
+    before, counted = fingerprint(pg_shop_url), writes()
+    await _ask_everything(pg_shop_url, make_ctx)
+    await asyncio.sleep(1.2)  # the server publishes its counters about once a second
+    assert writes() == counted
+    assert fingerprint(pg_shop_url) == before
+
+
+async def test_a_question_about_a_model_not_exposed_is_refused_naming_the_exposed_ones(
+    handler: DBHandler, make_ctx: Any, shop_file: Path
+) -> None:
+    ctx = make_ctx(f"sqlite:///{shop_file}", db={"models": ["orders"]})
+    result = await handler.search(
+        SearchRequest(query="orders of customers in Berlin", type=SearchType.DB), ctx
+    )
+    assert result.items == [] and result.error is not None
+    assert "could not read 'berlin'" in result.error.message
+    assert "use the names of models (orders)" in result.error.message

@@ -1,0 +1,1 @@
+"""Natural language → query DSL: the builtin rules, no model needed."""

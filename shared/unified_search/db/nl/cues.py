@@ -1,0 +1,80 @@
+"""Cue words whose meaning depends on what follows: negation, aggregates, grouping, people.
+
+These rules only record where the cues sit. The planner decides what each
+governs (the next value, the related model, the column after "average"), and
+a cue that governs nothing stays not understood.
+"""
+
+from __future__ import annotations
+
+import re
+
+from unified_search.db.nl.lexicon import NEGATION, PERSON_WORDS
+from unified_search.db.nl.reading import Figure, Reading, TextTest
+
+_FIGURES: tuple[tuple[str, str], ...] = (
+    (
+        "count",
+        r"\bhow many\b|\btotal number of\b|\bnumber of\b|\bcount(?:\s+(?:of|all|the))*\b|\bheadcount\b|多少个|几个|数量",
+    ),
+    ("avg", r"\bon average\b|\baverage\b|\bavg\b|\bmean\b|\btypical\b|平均"),
+    (
+        "sum",
+        r"\bin total\b|\btotal\b|\bsum(?:\s+of)?\b|\bhow much\b|\boverall\b|"
+        r"\b(?:revenue|turnover|earnings)\b(?!\s+(?:over|above|under|below))|总计|总额|合计|总共",
+    ),
+    ("max", r"\bmaximum\b|\bmax\b|最大值|最高值"),
+    ("min", r"\bminimum\b|\bmin\b|最小值|最低值"),
+)
+_GROUP = re.compile(
+    r"\b(?:per|for each|for every|in each|by each|each|grouped by|group by|broken down by|"
+    r"breakdown by|split by|by)\b|每个|每|按"
+)
+
+
+_CONTAINS = re.compile(
+    r"\b(?:contains?|containing|includes?|including|mentions?|mentioning|matching|"
+    r"with the (?:word|text))\s+(?:the\s+(?:word|text)\s+)?"
+    r"(?:['\"](?P<quoted>[^'\"]{1,80})['\"]|(?P<word>[^\s'\",?.!;]{2,40}))"
+)
+
+
+_EDGES = re.compile(
+    r"\b(?P<edge>starts?|starting|begins?|beginning|ends?|ending)\s+(?:with|in)\s+"
+    r"(?:['\"](?P<quoted>[^'\"]{1,80})['\"]|(?P<word>[^\s'\",?!;]{1,40}))"
+)
+
+
+def find_contains(reading: Reading) -> None:
+    """Read "title contains analyst", "name starts with A", "email ends with .org": text matches."""
+    for match in list(_CONTAINS.finditer(reading.rest)):
+        text = match["quoted"] or match["word"]
+        reading.texts.append(TextTest(text, match.start(), match.end()))
+        reading.take(match.start(), match.end())
+    for match in list(_EDGES.finditer(reading.rest)):
+        text = match["quoted"] or match["word"]
+        edge = "start" if match["edge"].startswith(("start", "begin")) else "end"
+        reading.texts.append(TextTest(text, match.start(), match.end(), edge))
+        reading.take(match.start(), match.end())
+
+
+def find_negations(reading: Reading) -> None:
+    """Record every negation cue; it is used (and marked) when it governs something."""
+    reading.negations = [(m.start(), m.end()) for m in NEGATION.finditer(reading.text)]
+
+
+def find_figures(reading: Reading) -> None:
+    """Record the first aggregate cue ("how many", "average") and the grouping cues after it."""
+    for fn, pattern in _FIGURES:
+        match = re.search(pattern, reading.rest)
+        if match is not None and (reading.figure is None or match.start() < reading.figure.start):
+            reading.figure = Figure(fn, match.start(), match.end())
+    for match in _GROUP.finditer(reading.rest):
+        reading.groups.append(match.end())
+        if match.group() == "by":  # "placed by", "written by": grouping only with a figure
+            reading.loose_groups.add(match.end())
+
+
+def find_person(reading: Reading) -> None:
+    """Note a question about people ("who …", "people who …")."""
+    reading.person = any(t.text in PERSON_WORDS for t in reading.tokens)

@@ -1,0 +1,235 @@
+"""A DSL being drafted for one subject, with the joins its conditions need.
+
+A field of another model is reached along the shortest foreign-key path (at
+most two hops, preferring models the question names). A condition across a
+one-to-many link goes into an ``exists`` join: "customers who ordered a
+cooking book" keeps the customers having such an order, once each; a negated
+one becomes ``not exists``. Fields used for grouping or ordering are joined
+plainly, and a count over a one-to-many join counts distinct rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from unified_search.db.dsl import Aggregate, Join, Order, QueryDSL, Where
+from unified_search.db.nl.text import name_words
+from unified_search.db.nl.vocabulary import Domain
+from unified_search.db.relations import Step
+from unified_search.db.schema import ModelSchema
+
+Placed = tuple[str, "Branch | None"]
+
+
+@dataclass
+class Branch:
+    """Conditions on rows reached across a one-to-many link: one ``exists`` join."""
+
+    key: str
+    negated: bool = False
+    wheres: list[Where] = field(default_factory=list)
+
+
+@dataclass
+class Draft:
+    """The parts of a DSL for ``subject``, filled in by the planner.
+
+    Example:
+        >>> draft = Draft(domain, "orders")  # doctest: +SKIP
+        >>> draft.field("customers", "city")  # doctest: +SKIP
+        ('customers.city', None)
+    """
+
+    domain: Domain
+    subject: str
+    wheres: list[Where] = field(default_factory=list)
+    joins: dict[str, Join] = field(default_factory=dict)
+    branches: dict[str, Branch] = field(default_factory=dict)
+    orders: list[Order] = field(default_factory=list)
+    aggregates: list[Aggregate] = field(default_factory=list)
+    group_by: list[str] = field(default_factory=list)
+    having: list[Where] = field(default_factory=list)
+    select: list[str] = field(default_factory=list)
+    distinct: bool = False
+    limit: int | None = None
+    keyword_wheres: list[Where] = field(default_factory=list)
+    """Text tests of the subject's own keywords (every one must match)."""
+    keyword_any: list[Where] = field(default_factory=list)
+    """The same tests flattened, for the any-keyword retry."""
+    named: frozenset[str] = frozenset()
+    """Models the question names: a join path through them is preferred."""
+
+    @property
+    def schema(self) -> ModelSchema:
+        """The subject's schema."""
+        return self.domain.models[self.subject]
+
+    # -- reaching models ------------------------------------------------------------------
+
+    def reachable(self, model: str) -> bool:
+        """Tell whether ``model`` is the subject or at most two foreign keys away."""
+        return model == self.subject or bool(self.domain.relations.paths(self.subject, model))
+
+    def one_to_one(self, model: str) -> bool:
+        """Tell whether each subject row reaches at most one row of ``model`` (forward links only)."""
+        paths = self.domain.relations.paths(self.subject, model)
+        return bool(paths) and all(s.forward for s in paths[0])
+
+    def field(self, model: str, column: str, *, condition: bool = True) -> Placed | None:
+        """Return how the DSL names ``model.column`` (joining as needed) and its exists branch."""
+        if model == self.subject:
+            return column, None
+        paths = self.domain.relations.paths(self.subject, model)
+        if not paths:
+            return None
+        path = self._preferred(paths)
+        if condition and not all(step.forward for step in path):
+            alias, branch = self._branch(path)
+            return f"{alias}.{column}", branch
+        return f"{self._plain(path)}.{column}", None
+
+    def joined(self, model: str) -> str | None:
+        """Join ``model`` plainly and return its alias (for grouping by its rows)."""
+        paths = self.domain.relations.paths(self.subject, model)
+        return self._plain(self._preferred(paths)) if paths else None
+
+    def by_role(self, role: str, model: str, column: str) -> Placed:
+        """Reach ``model`` through the subject's foreign key ``role`` ("manager_id" → "manager")."""
+        words = [w for w in name_words(role) if w != "id"] or [model]
+        alias = self._alias(words[0])
+        link = f"{self.subject}.{role}"
+        self.joins[alias] = Join.model_validate({"model": model, "on": link, "as": alias})
+        return f"{alias}.{column}", None
+
+    def regroup(self, subject: str, path: tuple[Step, ...]) -> None:
+        """Make ``subject`` the subject, grouped by the rows of the former one (``path`` leads there)."""
+        head = self.subject
+        self.subject = subject
+        alias = self._plain(path)
+        self.group_by = [f"{alias}.{c}" for c in row_names(self.domain.models[head])]
+
+    def add_where(self, where: Where, branch: Branch | None, negated: bool = False) -> None:
+        """Add a condition to the rows (or, across a one-to-many link, to its exists branch)."""
+        if branch is None:
+            self.wheres.append(where)
+        else:
+            branch.wheres.append(where)
+            branch.negated = branch.negated or negated
+
+    def _preferred(self, paths: list[tuple[Step, ...]]) -> tuple[Step, ...]:
+        known = self.named | {j.model for j in self.joins.values()}
+        return max(paths, key=lambda p: sum(s.end in known for s in p))
+
+    def _plain(self, path: tuple[Step, ...]) -> str:
+        start = self.subject
+        for step in path:
+            alias = next(
+                (
+                    a
+                    for a, j in self.joins.items()
+                    if j.model == step.end
+                    and (j.from_ or self.subject) == start
+                    and j.type == "inner"
+                ),
+                None,
+            ) or self._join(step, start, "inner")
+            start = alias
+        return start
+
+    def _branch(self, path: tuple[Step, ...]) -> tuple[str, Branch]:
+        first, rest = path[0], path[1:]
+        key = f"{first.end}:{first.link.column}"
+        root = next((a for a, b in self.branches.items() if b.key == key), None)
+        if root is None:
+            root = self._join(first, self.subject, "exists")
+            self.branches[root] = Branch(key)
+        start = root
+        for step in rest:
+            start = next(
+                (a for a, j in self.joins.items() if j.model == step.end and j.from_ == start),
+                None,
+            ) or self._join(step, start, "inner")
+        return start, self.branches[root]
+
+    def _join(self, step: Step, start: str, kind: str) -> str:
+        alias = self._alias(step.end)
+        spec: dict[str, Any] = {"model": step.end, "type": kind}
+        if start != self.subject:
+            spec["from"] = start
+        if alias != step.end:
+            spec["as"] = alias
+        if self._several_links(step):
+            spec["on"] = f"{start if step.forward else alias}.{step.link.column}"
+        self.joins[alias] = Join.model_validate(spec)
+        return alias
+
+    def _several_links(self, step: Step) -> bool:
+        ends = [s for s in self.domain.relations.steps_from(step.start) if s.end == step.end]
+        return len(ends) > 1
+
+    def _alias(self, model: str) -> str:
+        base = model.rpartition(".")[2]
+        alias, n = base, 2
+        while alias in self.joins or alias == self.subject:
+            alias, n = f"{base}_{n}", n + 1
+        return alias
+
+    # -- the DSL --------------------------------------------------------------------------
+
+    def dsl(self) -> tuple[QueryDSL, QueryDSL | None]:
+        """Return the DSL, and its any-keyword variant when several keywords must all match."""
+        wheres = [*self.wheres, *(w for b in self.branches.values() for w in b.wheres)]
+        joins = [
+            j.model_copy(update={"type": "not exists"})
+            if a in self.branches and self.branches[a].negated
+            else j
+            for a, j in self.joins.items()
+        ]
+        base: dict[str, Any] = {
+            "model": self.subject,
+            "joins": joins,
+            "orders": self.orders,
+            "limit": self.limit,
+        }
+        repeats = self._repeats()
+        if self.aggregates:
+            base |= {"aggregates": self._figures(repeats), "group_by": self.group_by}
+            base["having"] = self.having
+        elif repeats or self.distinct:
+            base["distinct"] = True
+        if self.select:
+            base["select"] = self.select
+        dsl = QueryDSL(wheres=[*wheres, *self.keyword_wheres], **base)
+        relaxed = None
+        if len(self.keyword_wheres) > 1:
+            relaxed = QueryDSL(wheres=[*wheres, Where(or_=self.keyword_any)], **base)
+        return dsl, relaxed
+
+    def _figures(self, repeats: bool) -> list[Aggregate]:
+        """Count distinct subject rows when a plain join repeats them."""
+        first = self.aggregates[0]
+        key = self.schema.primary_key[:1]
+        if repeats and first.fn == "count" and first.field is None and key:
+            return [Aggregate(fn="count", field=key[0], distinct=True, **{"as": "count"})]
+        return self.aggregates
+
+    def _repeats(self) -> bool:
+        """Tell whether a plain join walks a one-to-many link (subject rows would repeat)."""
+        for alias, join in self.joins.items():
+            if join.type != "inner" or alias in self.branches:
+                continue
+            start = join.from_ or self.subject
+            model = self.joins[start].model if start in self.joins else self.subject
+            steps = [s for s in self.domain.relations.steps_from(model) if s.end == join.model]
+            if steps and not any(s.forward for s in steps):
+                return True
+        return False
+
+
+def row_names(schema: ModelSchema) -> list[str]:
+    """The columns that name a model's rows in a grouped answer: its key and its title."""
+    names = list(schema.primary_key)
+    if schema.title and schema.title not in names:
+        names.append(schema.title)
+    return names

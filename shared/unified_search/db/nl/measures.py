@@ -1,0 +1,409 @@
+"""Orderings and figures: "cheapest", "top 3 earners", "how many", "average price", "per status".
+
+An ordering goes to the column its words name, else to the subject's column
+of the kind it implies (money for "cheapest", the main date for "newest", a
+rating, a size, a sold quantity). When that column lies on rows related to the
+subject ("the customer who spent the most", "the genre with the most books"),
+the question is turned around: the related rows are summed or counted per
+subject row and ranked. "more than 5 employees" after a model counts related
+rows the same way. A plural column named first ("which brands …") asks for its
+distinct values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from unified_search.db.dsl import Aggregate, Op, Order, Where
+from unified_search.db.nl.draft import row_names
+from unified_search.db.nl.lexicon import (
+    MONEY_WORDS,
+    POPULARITY_WORDS,
+    QUANTITY_WORDS,
+    RATING_WORDS,
+)
+from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
+from unified_search.db.nl.text import name_words
+from unified_search.db.nl.vocabulary import Meaning
+
+if TYPE_CHECKING:
+    from unified_search.db.nl.planner import Planner
+
+_SIZE_WORDS = frozenset(
+    {"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"}
+)
+_LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
+_BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
+_MONEY_MEASURES = frozenset({
+    "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
+    "earnings", "money", "cost", "costs",
+})  # fmt: skip
+_MEASURES = {
+    "money": MONEY_WORDS,
+    "rating": RATING_WORDS,
+    "size": _SIZE_WORDS,
+    "length": _LENGTH_WORDS,
+    "popularity": POPULARITY_WORDS,
+}
+_NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
+_NUMERIC = ("int", "float")
+_SORTABLE = ("int", "float", "date", "datetime", "str")
+
+
+def _count() -> Aggregate:
+    return Aggregate(fn="count", **{"as": "count"})
+
+
+# -- turning the question around ------------------------------------------------------------
+
+
+def shape(p: Planner) -> None:
+    """Rank or count related rows per subject row, when the question asks that of a named subject."""
+    named = any(p.subject in {m.model for m in x.of("model")} for x in p.mentions)
+    if not named and not p.reading.person:
+        return
+    for wish in p.reading.orders:
+        measure = _order_column(p, wish)
+        if measure is not None and measure.kind == "model" and measure.model == p.subject:
+            if not wish.top and _ranked_groups(p, wish):
+                p.handled.add(id(wish))
+                return
+            continue
+        if measure is None or measure.model == p.subject:
+            continue
+        if (measure.kind == "model" or not p.draft.one_to_one(measure.model)) and _ranked(
+            p, wish, measure
+        ):
+            p.handled.add(id(wish))
+            return
+    for test in p.reading.numbers:
+        if _count_test(p, test):
+            p.handled.add(id(test))
+            return
+
+
+def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
+    """Rank subject rows by a figure over related rows ("which customer spent the most")."""
+    head = p.subject
+    paths = p.domain.relations.paths(measure.model, head)
+    if not paths or not all(s.forward for s in paths[0]):
+        return False
+    plural = _head_plural(p, head)
+    p.head = head
+    p.draft.regroup(measure.model, paths[0])
+    summed = measure.column is not None and p.column(measure).kind in _NUMERIC
+    # "most units" sums them; "most orders", "most borrowed" counts the related rows
+    figure = Aggregate(fn="sum", field=measure.column) if summed else _count()
+    p.draft.aggregates = [figure]
+    p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
+    if p.draft.limit is None and not plural:
+        p.draft.limit = 1
+    cue = p.reading.figure
+    if cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]:
+        p.understood(cue.start, cue.end)  # "by number of orders" is this ranking's count
+        p.reading.figure = None
+    if wish.term:
+        p.reading.take(*wish.term)
+    p.understood(wish.start, wish.end, 1)
+    return True
+
+
+def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
+    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
+    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
+    columns = [
+        (mention, c)
+        for mention in before
+        for c in mention.of("column")
+        if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
+    ]
+    if not columns:
+        return False
+    mention, column = columns[-1]
+    p.draft.aggregates = [_count()]
+    p.draft.group_by = [column.column or ""]
+    p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
+    if p.draft.limit is None and not plural(mention.text):
+        p.draft.limit = 1
+    if wish.term:
+        p.reading.take(*wish.term)
+    p.understood(wish.start, wish.end, 1)
+    p.used.add(mention.start)
+    return True
+
+
+def _head_plural(p: Planner, head: str) -> bool:
+    """Tell whether the question names the grouped model in the plural ("which customers …")."""
+    for mention in p.mentions:
+        if any(m.model == head for m in mention.of("model")):
+            return plural(mention.text)
+    return True
+
+
+def _count_test(p: Planner, test: NumberTest) -> bool:
+    """Read "departments with more than 5 employees": related rows counted per subject row."""
+    mention = p.model_right_after(test)
+    if mention is None or test.op is Op.BETWEEN or p.draft.aggregates or test.currency:
+        return False
+    counted = mention.of("model")[0].model
+    paths = p.domain.relations.paths(counted, p.subject, max_hops=1)
+    if counted == p.subject or not paths or not paths[0][0].forward:
+        return False
+    p.head = p.subject
+    p.draft.regroup(counted, paths[0])
+    p.draft.aggregates = [_count()]
+    p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
+    p.reading.take(test.start, mention.end)
+    p.used.update({test.start, mention.start})
+    return True
+
+
+# -- ordering -------------------------------------------------------------------------------
+
+
+def order(p: Planner, wish: OrderWish) -> None:
+    """Order by the column the wish names or implies; a count next to it is the limit."""
+    column = _order_column(p, wish) or _named_before(p, wish)
+    if column is None:
+        if not wish.top:  # only "top N …" may name no column: the count alone is meant
+            p.unknown.append(p.reading.text[wish.start : wish.end])
+        return
+    if column.kind == "model" and column.model == p.subject and wish.top:
+        return  # "top 4 products": the count is the limit, nothing to order by
+    placed = None
+    if column.kind != "model" and (column.model == p.subject or p.draft.one_to_one(column.model)):
+        placed = p.draft.field(column.model, column.column or "", condition=False)
+    grouped = p.draft.aggregates and placed is not None and placed[0] not in p.draft.group_by
+    if placed is None or grouped:  # a row's column cannot order groups ("… in each category")
+        p.unknown.append(p.reading.text[wish.start : wish.end])
+        return
+    if all(o.field != placed[0] for o in p.draft.orders):
+        sort = "desc" if wish.sort == "desc" else "asc"
+        p.draft.orders.append(Order(field=placed[0], sort=sort))
+    if wish.term:
+        p.reading.take(*wish.term)
+    p.understood(wish.start, wish.end, p.weight(column.model))
+
+
+def _named_before(p: Planner, wish: OrderWish) -> Meaning | None:
+    """The numeric column named right before a superlative ("holds the most people")."""
+    if wish.top or wish.measure is not None:
+        return None
+    return p.near_column(wish.start - NEAR, wish.start, _NUMERIC)
+
+
+def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
+    if wish.term is not None:
+        start, end = wish.term
+        by = p.reading.text.find(" by ", start, end)
+        start = by + 4 if by >= 0 else start  # "top 5 customers by number of orders"
+        for mention in [m for m in p.mentions if start <= m.start and m.end <= end]:
+            columns = [
+                m
+                for m in mention.of("column")
+                if p.draft.reachable(m.model)
+                and p.column(m).kind in _SORTABLE
+                and p.value_column(m)
+            ]
+            numeric = [m for m in columns if p.column(m).kind in _NUMERIC]
+            models = [Meaning("model", m.model) for m in mention.of("model")]
+            chosen = models or numeric or columns
+            if chosen:
+                p.used.add(mention.start)
+                return chosen[0]
+        return None
+    kinds = ("date", "datetime") if wish.measure in ("date", "age") else _NUMERIC
+    near = p.near_column(wish.start, wish.end, kinds)
+    if near is not None and _fits(near, wish.measure):
+        return near
+    return _measure(p, wish.measure)
+
+
+def _fits(meaning: Meaning, measure: str | None) -> bool:
+    words = set(name_words(meaning.column or ""))
+    wanted = dict(_MEASURES, size=_SIZE_WORDS | MONEY_WORDS)
+    return measure not in wanted or bool(words & wanted[measure])
+
+
+def _measure(p: Planner, measure: str | None) -> Meaning | None:
+    """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
+    schema = p.draft.schema
+    if measure == "age":  # the oldest person was born first; a thing was made first
+        born = p.own(schema, ("date", "datetime"), _BIRTH_WORDS)
+        return Meaning("column", p.subject, born[0].name) if born else p.main_date(0)
+    if measure == "date":
+        return p.main_date(0)
+    found = p.own(schema, _NUMERIC, _MEASURES.get(measure or "", frozenset()))
+    if not found and measure == "size":
+        found = p.own(schema, _NUMERIC, MONEY_WORDS)
+    if not found and measure == "popularity":
+        return _sold(p)
+    return Meaning("column", p.subject, found[0].name) if found else None
+
+
+def _sold(p: Planner) -> Meaning | None:
+    """For "best selling": the quantity column of rows pointing at the subject, else those rows."""
+    children = [s.end for s in p.domain.relations.steps_from(p.subject) if not s.forward]
+    for child in children:
+        quantity = p.own(p.domain.models[child], _NUMERIC, QUANTITY_WORDS)
+        if quantity:
+            return Meaning("column", child, quantity[0].name)
+    return Meaning("model", children[0]) if children else None
+
+
+# -- figures --------------------------------------------------------------------------------
+
+
+def figures(p: Planner) -> None:
+    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
+    figure = p.reading.figure
+    if figure is None:
+        _implied(p)
+        return
+    if p.reading.text[: figure.start].rstrip().endswith(" by"):
+        p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
+        return
+    if figure.fn == "count":
+        p.draft.aggregates = [_count()]
+    else:
+        target = _figure_column(p, figure.start, figure.end)
+        if target is None:
+            if figure.fn != "sum":  # "total" alone may be a column ("orders with a total over 500")
+                p.unknown.append(p.reading.text[figure.start : figure.end])
+            return
+        placed = p.draft.field(target.model, target.column or "", condition=False)
+        if placed is None:
+            return
+        p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
+        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
+        if counted:  # "average number of pages": the average of the pages
+            p.reading.take(*counted.span())
+        for word in _money_words(p, figure.end):
+            p.reading.take(figure.end + word.start(), figure.end + word.end())
+        p.score += p.weight(target.model)
+    p.understood(figure.start, figure.end)
+    group(p)
+
+
+def _implied(p: Planner) -> None:
+    """Total or count per group without "how many" ("units ordered per category")."""
+    explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
+    if not explicit or p.draft.aggregates:
+        return
+    before = [m for m in p.mentions if m.end <= min(explicit)]
+    numeric = [
+        c
+        for m in before
+        if not m.of("model")
+        for c in m.of("column")
+        if p.column(c).kind in _NUMERIC and p.value_column(c) and c.model == p.subject
+    ]
+    counted = any(p.subject in {x.model for x in m.of("model")} for m in before)
+    if not numeric and not counted:
+        return
+    p.draft.aggregates = [Aggregate(fn="sum", field=numeric[0].column) if numeric else _count()]
+    group(p)
+    if not p.draft.group_by:
+        p.draft.aggregates = []
+
+
+def _figure_column(p: Planner, start: int, end: int) -> Meaning | None:
+    """The numeric column an aggregate cue is about: named after it, else just before it."""
+    after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
+    before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
+    for mention in [*after, *before]:
+        if mention.of("model"):
+            continue
+        numeric = [
+            m
+            for m in mention.of("column")
+            if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
+        ]
+        numeric.sort(key=lambda m: m.model != p.subject)
+        if numeric:
+            p.used.add(mention.start)
+            return numeric[0]
+    if _money_words(p, start) or p.reading.text[start:end] == "how much":
+        return _measure(p, "money")  # "total revenue", "revenue per status", "how much"
+    return None
+
+
+def _money_words(p: Planner, end: int) -> list[re.Match[str]]:
+    words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
+    return [w for w in words if w.group() in _MONEY_MEASURES]
+
+
+def group(p: Planner) -> None:
+    """Group by what a "per"/"by"/"in each" cue names: a column, or a model's rows."""
+    for position in p.reading.groups:
+        chain = _chain_after(p, position)
+        columns = [
+            m
+            for mention in chain
+            for m in mention.of("column")
+            if p.draft.reachable(m.model) and p.value_column(m)
+        ]
+        models = [m.model for mention in chain for m in mention.of("model") if m.model != p.subject]
+        if columns:
+            placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
+            fields = [placed[0]] if placed else []
+        elif models:
+            alias = p.draft.joined(models[0])
+            fields = (
+                [f"{alias}.{c}" for c in row_names(p.domain.models[models[0]])] if alias else []
+            )
+        else:
+            fields = []
+        if fields:
+            p.draft.group_by += fields
+            p.used.update(m.start for m in chain)
+            p.reading.take(_word_start(p.reading.text, position), chain[-1].end)
+            grouped = columns[-1].model if columns else models[0]
+            p.understood(chain[0].start, chain[0].end, p.weight(grouped))
+            return
+
+
+def _chain_after(p: Planner, position: int) -> list[Mention]:
+    """The mentions right after a grouping cue, one phrase ("per customer country")."""
+    chain: list[Mention] = []
+    end = position
+    for mention in sorted(p.mentions, key=lambda m: m.start):
+        if mention.start < end:
+            continue
+        gap = p.reading.text[end : mention.start].strip()
+        if gap not in ("", "the", "each", "every", "of") or mention.of("value"):
+            break
+        chain.append(mention)
+        end = mention.end
+    return chain
+
+
+def _word_start(text: str, end: int) -> int:
+    words = text[:end].split()
+    return end - len(words[-1]) if words else end
+
+
+def listing(p: Planner) -> None:
+    """List a plural column named first by its distinct values ("which brands do we sell?")."""
+    if p.draft.aggregates or p.draft.orders or not p.mentions:
+        return
+    first = min(p.mentions, key=lambda m: m.start)
+    columns = [
+        m
+        for m in first.of("column")
+        if m.model == p.subject
+        and p.column(m).kind == "str"
+        and p.value_column(m)
+        and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
+    ]
+    if first.of("model") or first.of("value") or not columns or not plural(first.text):
+        return
+    p.draft.select, p.draft.distinct = [columns[0].column or ""], True
+    p.used.add(first.start)
+
+
+def plural(text: str) -> bool:
+    """Tell whether a phrase ends with a plural noun ("customers", not "status" or "class")."""
+    last = text.split()[-1] if text.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
