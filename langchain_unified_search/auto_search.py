@@ -192,7 +192,7 @@ def _finish(plan: _Plan, response: SearchResponse | None) -> State:
 
 
 def _context(plan: _Plan, response: SearchResponse | None) -> ReferenceContext:
-    """The user's documents first, then what the search found, cited in that order."""
+    """The user's documents first, then what the search found (keeping the IDs it gave)."""
     if response is None:
         given = plan.state.get("context")
         if isinstance(given, ReferenceContext):
@@ -201,8 +201,7 @@ def _context(plan: _Plan, response: SearchResponse | None) -> ReferenceContext:
     if not plan.documents:
         return response.context
     user = [_user_item(doc) for doc in plan.documents]
-    found = [item.model_copy(update={"citation_id": None}) for item in response.items]
-    return reference_context([*user, *found], plan.citation)
+    return reference_context([*user, *response.items], plan.citation)
 
 
 def _user_item(document: Document) -> ResultItem:
