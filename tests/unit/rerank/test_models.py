@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from unified_search.errors import ErrorCode, SearchError
+from unified_search._optional import MissingDependencyError
+from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.rerank.config import CrossEncoderConfig
 from unified_search.rerank.cross_encoder import CrossEncoderReranker, OnnxCrossEncoder, load_scorer
 from unified_search.rerank.embedding import EmbeddingReranker, cosine
@@ -95,10 +96,12 @@ async def test_no_model_configured_says_what_to_do() -> None:
     reason="sentence-transformers is installed, so the missing-package message cannot show",
 )
 def test_missing_sentence_transformers_names_the_install() -> None:
-    with pytest.raises(SearchError) as info:
+    with pytest.raises(MissingDependencyError) as info:
         load_scorer(CrossEncoderConfig(model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
-    assert "sentence-transformers" in info.value.message
-    assert 'pip install "unified-search[rerank]"' in info.value.message
+    assert str(info.value).endswith(
+        'needs sentence_transformers: pip install "unified-search[rerank]"'
+    )
+    assert as_search_error(info.value).code is ErrorCode.UNSUPPORTED  # inside a search
 
 
 def test_missing_onnx_file_is_named(tmp_path: object) -> None:
