@@ -101,7 +101,7 @@ class CrossEncoderReranker:
         >>> import asyncio
         >>> overlap = lambda pairs: [len(set(q.split()) & set(p.split())) for q, p in pairs]
         >>> items = [ResultItem(type="kb", content="red apples"), ResultItem(type="kb", content="green pears")]
-        >>> [i.content for i in asyncio.run(CrossEncoderReranker(overlap).rerank("green pears", items))]
+        >>> [i.content for i in asyncio.run(CrossEncoderReranker(overlap).arerank("green pears", items))]
         ['green pears', 'red apples']
     """
 
@@ -129,7 +129,7 @@ class CrossEncoderReranker:
             self._scorer = load_scorer(self.config)
         return self._scorer
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

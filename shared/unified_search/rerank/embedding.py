@@ -43,7 +43,7 @@ class EmbeddingReranker:
         >>> import asyncio
         >>> fake = lambda texts: [[t.count("cat"), t.count("dog")] for t in texts]
         >>> items = [ResultItem(type="kb", title="dogs"), ResultItem(type="kb", title="cats")]
-        >>> [i.title for i in asyncio.run(EmbeddingReranker(fake).rerank("cat", items))]
+        >>> [i.title for i in asyncio.run(EmbeddingReranker(fake).arerank("cat", items))]
         ['cats', 'dogs']
     """
 
@@ -59,7 +59,7 @@ class EmbeddingReranker:
             self._embed = default_embedder()
         return self._embed
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

@@ -100,7 +100,7 @@ class WebHandler:
         """Build the handler the ``web`` section describes, on a shared client if given."""
         return cls(config, http=http)
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search the web for ``request`` (the keywords, where ``uses.keyword`` asks for them)."""
         keywords = await search_keywords(request, ctx)
         sent = request.model_copy(update={"query": " ".join(keywords)}) if keywords else request
@@ -123,17 +123,17 @@ class WebHandler:
             metadata=metadata,
         )
 
-    async def retrieve(
+    async def aretrieve(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
     ) -> ResultItem:
         """Return the readable text of ``url`` (SSRF-guarded, deadline-bound; see ``web.reader``)."""
         return await self._reader(ctx_or_config).read(url)
 
-    def retrieve_sync(
+    def retrieve(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
     ) -> ResultItem:
-        """Sync twin of ``retrieve``."""
-        return run_sync(self.retrieve(url, ctx_or_config))
+        """Sync twin of ``aretrieve``."""
+        return run_sync(self.aretrieve(url, ctx_or_config))
 
     async def aretrieve_many(
         self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None

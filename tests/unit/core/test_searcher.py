@@ -23,7 +23,7 @@ class FakeHandler:
         self.seen: list[tuple[SearchRequest, SearchContext]] = []
         self.closed = False
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.seen.append((request, ctx))
         await ctx.log("info", f"searching {request.query}")
         await asyncio.sleep(self.delay)
@@ -256,7 +256,7 @@ async def test_failing_reranker_falls_back_to_weighted(
     class Broken:
         name = "broken"
 
-        async def rerank(
+        async def arerank(
             self, query: str, items: Sequence[ResultItem], **kwargs: object
         ) -> list[ResultItem]:
             raise RuntimeError("model missing")

@@ -39,7 +39,7 @@ def test_cosine() -> None:
 
 
 async def test_embedding_orders_by_similarity() -> None:
-    ranked = await EmbeddingReranker(bag_of_words).rerank("raft leader election consensus", DOCS)
+    ranked = await EmbeddingReranker(bag_of_words).arerank("raft leader election consensus", DOCS)
     assert [i.document_id for i in ranked] == ["2", "3", "1"]
     assert ranked[0].metadata["rerank_score"] > ranked[1].metadata["rerank_score"] > 0.0
     assert ranked[2].metadata["rerank_score"] == 0.0
@@ -47,7 +47,7 @@ async def test_embedding_orders_by_similarity() -> None:
 
 async def test_embedding_with_wrong_vector_count_fails_clearly() -> None:
     with pytest.raises(SearchError) as info:
-        await EmbeddingReranker(lambda texts: [[1.0]]).rerank("q", DOCS)
+        await EmbeddingReranker(lambda texts: [[1.0]]).arerank("q", DOCS)
     assert info.value.code is ErrorCode.PROVIDER_ERROR
 
 
@@ -56,7 +56,7 @@ async def test_embedding_with_wrong_vector_count_fails_clearly() -> None:
     reason="the knowledge base's embedding module is not in this tree",
 )
 async def test_embedding_with_the_default_offline_model() -> None:
-    ranked = await EmbeddingReranker().rerank("how are leaders elected in a cluster", DOCS)
+    ranked = await EmbeddingReranker().arerank("how are leaders elected in a cluster", DOCS)
     assert ranked[0].document_id == "2"
     assert ranked[-1].document_id == "1"
 
@@ -73,19 +73,19 @@ async def test_cross_encoder_orders_by_pair_score_in_batches() -> None:
         return overlap(pairs)
 
     reranker = CrossEncoderReranker(scorer, CrossEncoderConfig(batch_size=2))
-    ranked = await reranker.rerank("consensus with leader acceptors", DOCS)
+    ranked = await reranker.arerank("consensus with leader acceptors", DOCS)
     assert [i.document_id for i in ranked] == ["3", "2", "1"]
     assert batches == [2, 1]
 
 
 async def test_cross_encoder_short_scorer_answer_is_an_error() -> None:
     with pytest.raises(ValueError, match="scores for 3 items"):
-        await CrossEncoderReranker(lambda pairs: [1.0]).rerank("q", DOCS)
+        await CrossEncoderReranker(lambda pairs: [1.0]).arerank("q", DOCS)
 
 
 async def test_no_model_configured_says_what_to_do() -> None:
     with pytest.raises(SearchError) as info:
-        await CrossEncoderReranker().rerank("q", DOCS)
+        await CrossEncoderReranker().arerank("q", DOCS)
     assert info.value.code is ErrorCode.UNSUPPORTED
     assert "rerank.cross_encoder.model" in info.value.message
     assert 'pip install "unified-search[rerank]"' in info.value.message

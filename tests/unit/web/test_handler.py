@@ -45,7 +45,7 @@ async def run(
     delegates: Delegates | None = None,
 ) -> Any:
     try:
-        return await handler.search(
+        return await handler.asearch(
             request or SearchRequest(query="heat pumps"), kit.context(config, delegates)
         )
     finally:
@@ -204,11 +204,11 @@ async def test_cache_hit_sends_nothing_and_errors_are_not_cached(
     handler = make_handler(config, cache=MemoryCache(ttl=60, max_entries=10))
     ctx = kit.context(config)
     with pytest.raises(SearchError):
-        await handler.search(SearchRequest(query="Heat Pumps"), ctx)
-    first = await handler.search(SearchRequest(query="Heat Pumps"), ctx)
-    second = await handler.search(SearchRequest(query="  heat   pumps "), ctx)
+        await handler.asearch(SearchRequest(query="Heat Pumps"), ctx)
+    first = await handler.asearch(SearchRequest(query="Heat Pumps"), ctx)
+    second = await handler.asearch(SearchRequest(query="  heat   pumps "), ctx)
     other = SearchRequest(query="heat pumps", time_range="day")
-    await handler.search(other, ctx)
+    await handler.asearch(other, ctx)
     await handler.aclose()
     assert first.items == second.items and len(first.items) == 4
     assert len(api.requests) == 5  # 3 failed attempts, 1 success, 1 for the different time range
