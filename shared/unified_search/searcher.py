@@ -210,6 +210,7 @@ class Searcher(Closable):
         fetch: Fetch,
         **options: Unpack[RunOptions],
     ) -> SearchResponse:
+        _check_options(options)
         started = time.perf_counter()
         overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
@@ -497,6 +498,14 @@ def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
     return SearchResult(
         type=request.type, query=request.query, source=request.source, error=error.info()
     )
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Refuse a misspelled option rather than search without it."""
+    unknown = sorted(set(options) - RunOptions.__optional_keys__)
+    if unknown:
+        valid = ", ".join(sorted(RunOptions.__optional_keys__))
+        raise TypeError(f"unexpected option(s) {unknown}; valid: {valid}")
 
 
 def _builtin_handler(type_: SearchType, config: SearchConfig) -> SearchHandler:
