@@ -10,7 +10,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from llama_index_unified_search.nodes import ReferenceNode, node_to_item
 from llama_index_unified_search.retriever import resolve_session
-from unified_search._sync import run_sync
+from unified_search import run_sync
 from unified_search.citations import cite_together
 from unified_search.metadata import METADATA_KEY
 from unified_search.searcher import ConfigLike, Searcher
