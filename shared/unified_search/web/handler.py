@@ -27,6 +27,7 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
 from unified_search.http import Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
+from unified_search.urls import in_domains
 from unified_search.web.cache import ResultCache, cache_key, make_cache
 from unified_search.web.delegated import items_from_output
 from unified_search.web.extras import METADATA_KEY, ProviderAnswer, WebExtras
@@ -110,6 +111,7 @@ class WebHandler:
             items, failures, extras = await self._builtin(sent, ctx)
         else:
             items = await self._delegated(sent, ctx)
+        items = await _within_sites(items, request, ctx)
         metadata: dict[str, Any] = {"query_sent": sent.query}
         if not extras.is_empty():
             metadata[METADATA_KEY] = extras.model_dump(mode="json")
@@ -329,3 +331,26 @@ def most_informative(errors: Sequence[SearchError]) -> SearchError:
         retryable=best.retryable,
         retry_after=best.retry_after,
     )
+
+
+async def _within_sites(
+    items: list[ResultItem], request: SearchRequest, ctx: SearchContext
+) -> list[ResultItem]:
+    """Drop results outside ``sites`` or inside ``exclude_sites``.
+
+    Providers take the sites as a hint (``site:`` operators, domain lists) and
+    delegated searches may ignore them, so the answer is checked here: a domain
+    restriction holds whatever the provider did.
+    """
+    if not request.sites and not request.exclude_sites:
+        return items
+
+    def allowed(item: ResultItem) -> bool:
+        url = item.url or ""
+        inside = not request.sites or in_domains(url, request.sites)
+        return inside and not in_domains(url, request.exclude_sites)
+
+    kept = [item for item in items if allowed(item)]
+    if len(kept) < len(items):
+        await ctx.log("info", f"dropped {len(items) - len(kept)} result(s) outside the sites asked")
+    return kept

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -280,9 +281,10 @@ async def test_agent_mode_validates_what_the_agent_returns(
         }
 
     config = kit.web_config([]).merged({"uses": {"web": "planner"}})
-    request = SearchRequest(query="q", limit=5, sites=["a.org"], time_range="week")
+    request = SearchRequest(query="q", limit=5, sites=["a.org", "b.org"], time_range="week")
     result = await run(make_handler(config), kit, config, request, Delegates({"planner": agent}))
-    assert received == [{"query": "q", "limit": 5, "sites": ["a.org"], "time_range": "week"}]
+    sites = ["a.org", "b.org"]
+    assert received == [{"query": "q", "limit": 5, "sites": sites, "time_range": "week"}]
     assert [i.url for i in result.items] == ["https://a.org/x", "https://b.org/"]
     assert result.items[0].score == 1.0 and result.items[0].metadata["source"] == "planner"
     assert result.items[1].metadata["providers"] == ["planner"]
@@ -345,3 +347,35 @@ async def test_from_config_builds_the_configured_cache(kit: Any) -> None:
     off = WebHandler.from_config(kit.web_config(["tavily"], cache={"enabled": False}))
     assert off.cache is None
     await off.aclose()
+
+
+@pytest.mark.parametrize(
+    ("sites", "exclude", "kept"),
+    [
+        (["a.org"], [], ["https://a.org/x", "https://docs.a.org/y"]),
+        ([], ["a.org"], ["https://b.org/", "https://notb.org/"]),
+        (["b.org"], ["docs.a.org"], ["https://b.org/"]),
+    ],
+)
+async def test_results_outside_the_sites_asked_are_dropped(
+    kit: Any, make_handler: Any, sites: list[str], exclude: list[str], kept: list[str]
+) -> None:
+    """Providers and agents take sites as a hint; the handler makes the restriction hold."""
+    urls = ["https://a.org/x", "https://b.org/", "https://docs.a.org/y", "https://notb.org/"]
+
+    async def agent(payload: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"title": url, "url": url, "content": "text"} for url in urls]
+
+    config = kit.web_config([]).merged({"uses": {"web": "planner"}})
+    lines: list[str] = []
+
+    async def log(level: Any, message: str) -> None:
+        lines.append(message)
+
+    ctx = replace(kit.context(config, Delegates({"planner": agent})), log=log)
+    request = SearchRequest(query="q", sites=sites, exclude_sites=exclude)
+    handler = make_handler(config)
+    result = await handler.asearch(request, ctx)
+    await handler.aclose()
+    assert [item.url for item in result.items] == kept
+    assert f"dropped {len(urls) - len(kept)} result(s) outside the sites asked" in lines
