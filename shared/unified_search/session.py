@@ -53,6 +53,9 @@ RunId = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_prin
 class RunIds(BaseModel):
     """The caller's identifiers of a run; the first one given is the citation scope.
 
+    The searches are stored under the ``chat_id``, else the ``thread_id`` (a LangGraph
+    thread is a conversation), so the HTTP click-through finds them.
+
     Example:
         >>> RunIds.from_values({"thread_id": 7, "recursion_limit": 25}).scope
         '7'
@@ -78,6 +81,11 @@ class RunIds(BaseModel):
     def scope(self) -> str | None:
         """The citation scope the caller chose, if any."""
         return self.request_id or self.thread_id or self.chat_id
+
+    @property
+    def conversation(self) -> str | None:
+        """The conversation the searches are stored under: the chat, else the thread."""
+        return self.chat_id or self.thread_id
 
 
 class SearchOptions(BaseModel):
@@ -273,7 +281,7 @@ class SearchSession:
         run = call.get("run")
         return {
             "request_id": self.scope_for(run),
-            "chat_id": run.chat_id if run else None,
+            "chat_id": run.conversation if run else None,
             "sinks": call.get("sinks", ()),
         }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, TypedDict
 
+import httpx
 import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -13,6 +14,7 @@ from langgraph.graph import END, START, StateGraph
 
 from langchain_unified_search import UnifiedSearchRetriever, search_tools
 from unified_search.searcher import Searcher
+from unified_search.server import create_app
 from unified_search.store import SearchStore
 from unified_search.tools import ToolLimits
 
@@ -156,3 +158,27 @@ async def test_agent_tools_stream_custom_events_and_stream_events(kit):
     ]
     assert events and {e["data"]["request_id"] for e in events} == {"c"}
     assert all(e["data"]["search_id"] for e in events)
+
+
+async def test_a_threads_citations_open_through_the_http_api(kit, sqlite_store: SearchStore):
+    """A LangGraph thread is the conversation: each ID shown opens at /api/chat/<thread>/..."""
+    tools = search_tools(searcher=kit.searcher(sqlite_store))
+    config = {"configurable": {"thread_id": "thread-4"}}
+    shown: list[Any] = []
+    for calls in (THREE_TOOLS[:2], THREE_TOOLS[2:]):
+        agent = create_agent(ScriptedModel(messages=turn(calls, "ok")), tools)
+        state = await agent.ainvoke({"messages": [("user", "q")]}, config)
+        shown += [r for m in state["messages"] if isinstance(m, ToolMessage) for r in m.artifact]
+    assert len({r.id for r in shown}) == len(shown) == 6
+    store = SearchStore(sqlite_store.url)
+    app = create_app(Searcher(store=store), store)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://t"
+    ) as http:
+        for reference in shown:
+            answer = await http.get(
+                f"/api/chat/thread-4/request/thread-4/reference/{reference.index}"
+            )
+            assert answer.status_code == 200, answer.text
+            assert (answer.json()["id"], answer.json()["title"]) == (reference.id, reference.title)
+    store.close()
