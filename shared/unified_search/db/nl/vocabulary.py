@@ -134,6 +134,8 @@ class Vocabulary:
                     self._add_value(schema.name, column_name, value, searchable=searchable)
             for column_name, words in sample.words.items():
                 self._add_data_words(schema.name, column_name, words)
+        for schema in domain.models.values():
+            self._add_model_parts(schema)
 
     # -- building -------------------------------------------------------------------------
 
@@ -157,14 +159,34 @@ class Vocabulary:
         for other in lexicon.MODEL_SYNONYMS.get(stem(words[-1]), ()) if words else ():
             self._add(other, synonym)
 
+    def _add_model_parts(self, schema: ModelSchema) -> None:
+        """Let one word of a longer model name name it ("menu", "tables" for ``dining_tables``).
+
+        Only words that name no model on their own: "order" names ``orders`` where there is one,
+        ``order_lines`` only where there is not.
+        """
+        words = name_words(schema.name.rpartition(".")[2])
+        if len(words) < 2:
+            return
+        part = Meaning("model", schema.name, exact=False)
+        for word in words:
+            key = (stem(word),)
+            named = any(m.kind == "model" and m.exact for m in self._phrases.get(key, {}))
+            if word not in GENERIC and word not in lexicon.FILLER and not named:
+                self._add(word, part)
+
     def _add_column(self, schema: ModelSchema, column: ColumnInfo) -> None:
         words = name_words(column.name)
         meaning = Meaning("column", schema.name, column.name)
         self._add(" ".join(words), meaning)
         specific = [w for w in words if w not in GENERIC]
-        for word in specific:
-            self._add(word, meaning)
+        # A key's words that name the model it points to name that model, not the key:
+        # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
+        target = (column.foreign_key or "").rpartition(".")[0].rpartition(".")[2]
+        pointed = {stem(w) for w in name_words(target)}
         loose = Meaning("column", schema.name, column.name, exact=False)
+        for word in specific:
+            self._add(word, loose if stem(word) in pointed else meaning)
         for word in specific:
             for other in lexicon.SYNONYMS.get(stem(word), ()):
                 self._add(other, loose)
