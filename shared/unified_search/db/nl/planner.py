@@ -254,6 +254,8 @@ class Planner:
         cue = self.reading.figure
         if cue is not None and cue.start <= mention.start < cue.end:
             return  # "total" read as a total that found nothing to sum: not understood
+        if all(m.model != self.subject for m in columns):
+            return  # a related model's column named bare ("bookings of …") shows nothing here
         self.used.add(mention.start)  # a column named only to show or compare it
 
     def _best_value(self, mention: Mention, values: list[Meaning]) -> Meaning:

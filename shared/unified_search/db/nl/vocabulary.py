@@ -24,6 +24,7 @@ from unified_search.db.nl import lexicon
 from unified_search.db.nl.text import (
     Token,
     compact,
+    fold,
     name_words,
     plural,
     singular,
@@ -143,7 +144,8 @@ class Vocabulary:
         tokens = tokenize(phrase.lower())
         words = self._names if meaning.exact else self._words
         for token in tokens:
-            words.update({token.text, singular(token.text), plural(singular(token.text))})
+            word = fold(token.text)
+            words.update({word, singular(word), plural(singular(word))})
         key = _key(tokens, meaning.kind)
         if key and len(key) <= MAX_PHRASE:
             self._phrases.setdefault(key, {})[meaning] = None
@@ -210,7 +212,7 @@ class Vocabulary:
 
     def _add_data_words(self, model: str, column: str, words: Iterable[str]) -> None:
         kept = [w for w in words if len(w) >= 2 and not w.isdigit()]
-        self._names.update(kept)
+        self._names.update(fold(w) for w in kept)
         place = (model, column)
         for word, root in zip(kept, stem_all(kept), strict=True):
             self._data.setdefault(root, {}).setdefault(place, set()).add(word)
@@ -221,7 +223,7 @@ class Vocabulary:
         """Return what the phrase ``tokens`` names: models, columns or values."""
         found = [m for m in self._phrases.get(_key(tokens, "model"), {}) if m.kind != "value"]
         found += [m for m in self._phrases.get(_key(tokens, "value"), {}) if m.kind == "value"]
-        joined = "".join(t.text for t in tokens)
+        joined = fold("".join(t.text for t in tokens))
         for key in dict.fromkeys((joined, singular(joined))):  # "e-books" finds "ebook"
             for meaning in self._compact.get(key, {}):
                 if meaning not in found:
@@ -324,7 +326,7 @@ def _prefixes(text: str, words: Sequence[str]) -> bool:
 def _key(tokens: Sequence[Token], kind: Kind) -> tuple[str, ...]:
     """Models and columns are looked up by stem ("ordered" → orders), values by singular only."""
     if kind == "value":
-        return tuple(singular(t.text) for t in tokens)
+        return tuple(singular(fold(t.text)) for t in tokens)
     return tuple(t.stem for t in tokens)
 
 
