@@ -158,8 +158,14 @@ class Vocabulary:
         if schema.settings.label:
             self._add(schema.settings.label, meaning)
         synonym = Meaning("model", schema.name, exact=False)
-        for other in lexicon.MODEL_SYNONYMS.get(stem(words[-1]), ()) if words else ():
-            self._add(other, synonym)
+        head = stem(words[-1]) if words else ""
+        for key, others in lexicon.MODEL_SYNONYMS.items():
+            # Each line is a set of names for one thing: a model called "staff" is also "employees".
+            if key == head or head in {stem(o) for o in others}:
+                self._phrases.setdefault((key,), {})[synonym] = None
+                for other in others:
+                    if stem(other) != head:
+                        self._add(other, synonym)
 
     def _add_model_parts(self, schema: ModelSchema) -> None:
         """Let one word of a longer model name name it ("menu", "tables" for ``dining_tables``).
