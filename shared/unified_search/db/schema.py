@@ -12,9 +12,9 @@ needs a new handler (or ``SchemaCatalog.clear``).
 from __future__ import annotations
 
 import threading
-from decimal import Decimal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 import sqlalchemy as sa

@@ -26,7 +26,8 @@ _CONTRACTIONS = (
     (re.compile(r"\bwon'?t\b"), "will not"),
     (re.compile(r"\b(\w+)n't\b"), r"\1 not"),
 )
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|[\u3400-\u9fff]+|[$€£¥%<>=+]")
+_LATIN = "a-z0-9\u00df-\u00f6\u00f8-\u024f"  # accented letters are letters: "éclair", "müller"
+_TOKEN = re.compile(rf"[{_LATIN}]+(?:[.'][{_LATIN}]+)*|[\u3400-\u9fff]+|[$€£¥%<>=+]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _stemmer = Stemmer.Stemmer("english")
 

@@ -190,8 +190,11 @@ class Vocabulary:
         specific = [w for w in words if w not in GENERIC]
         # A key's words that name the model it points to name that model, not the key:
         # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
+        # A view declares no keys: there an ``…_id`` column is taken for one.
         target = (column.foreign_key or "").rpartition(".")[0].rpartition(".")[2]
         pointed = {stem(w) for w in name_words(target)}
+        if not column.primary_key and words[-1:] == ["id"] and not target:
+            pointed = {stem(w) for w in specific}
         loose = Meaning("column", schema.name, column.name, exact=False)
         for word in specific:
             self._add(word, loose if stem(word) in pointed else meaning)
