@@ -13,10 +13,13 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 
 from langchain_unified_search import UnifiedSearchRetriever, search_tools
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
 from unified_search.server import create_app
 from unified_search.store import SearchStore
 from unified_search.tools import ToolLimits
+from unified_search.types import SearchRequest, SearchResult, SearchType
 
 
 class ScriptedModel(GenericFakeChatModel):
@@ -182,3 +185,50 @@ async def test_a_threads_citations_open_through_the_http_api(kit, sqlite_store: 
             assert answer.status_code == 200, answer.text
             assert (answer.json()["id"], answer.json()["title"]) == (reference.id, reference.title)
     store.close()
+
+
+async def test_turns_without_a_thread_keep_numbering_in_the_tool_sets_scope(
+    kit, sqlite_store: SearchStore
+):
+    """Two turns, three parallel tool calls each, no thread_id: nine IDs, each resolvable."""
+    tools = search_tools(searcher=kit.searcher(sqlite_store))
+    shown: list[Any] = []
+    for words in ("leave rules", "sick days"):
+        calls = [(name, {**args, "query": words}) for name, args in THREE_TOOLS]
+        agent = create_agent(ScriptedModel(messages=turn(calls, "ok")), tools)
+        state = await agent.ainvoke({"messages": [("user", words)]})
+        shown += [r for m in state["messages"] if isinstance(m, ToolMessage) for r in m.artifact]
+    assert len(shown) == 12 and len({r.id for r in shown}) == 12
+    fresh = SearchStore(sqlite_store.url)
+    stored = {r.id: r.title for r in fresh.get_references(tools[0].session.scope)}
+    assert stored == {r.id: r.title for r in shown}
+    fresh.close()
+
+
+class Flaky:
+    """Fails ``failures`` times with a retryable error, then answers like the word source."""
+
+    def __init__(self, kit, failures: int) -> None:
+        self.inner = kit.WordSource(SearchType.KB)
+        self.failures = failures
+
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        if self.failures:
+            self.failures -= 1
+            raise SearchError(ErrorCode.NETWORK_ERROR, "flaky", provider="kb")
+        return await self.inner.asearch(request, ctx)
+
+
+@pytest.mark.parametrize(("failures", "answers"), [(2, True), (3, False)])
+def test_with_retry_sees_a_total_failure_and_tries_again(kit, failures: int, answers: bool):
+    searcher = Searcher(handlers={"kb": Flaky(kit, failures)})
+    retriever = UnifiedSearchRetriever(searcher=searcher, types=["kb"]).with_retry(
+        stop_after_attempt=3, wait_exponential_jitter=False
+    )
+    if answers:
+        assert [d.page_content for d in retriever.invoke("leave")] == [
+            "leave: what the kb source knows"
+        ]
+    else:
+        with pytest.raises(SearchError, match="NETWORK_ERROR"):
+            retriever.invoke("leave")
