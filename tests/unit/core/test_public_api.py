@@ -151,3 +151,54 @@ def test_every_package_has_a_version_and_type_information() -> None:
     for package in (unified_search, langchain_unified_search, llama_index_unified_search):
         assert package.__version__ == unified_search.__version__
         assert importlib.resources.files(package.__name__).joinpath("py.typed").is_file()
+
+
+def _public_classes_and_functions() -> list[tuple[str, object]]:
+    import inspect
+
+    import langchain_unified_search
+    import llama_index_unified_search
+    from unified_search.rerank import (
+        cross_encoder,
+        delegate,
+        embedding,
+        fallback,
+        intent,
+        remote,
+        rrf,
+        weighted,
+    )
+    from unified_search.web.handler import WebHandler
+
+    found: list[tuple[str, object]] = [("WebHandler", WebHandler)]
+    for package in (unified_search, langchain_unified_search, llama_index_unified_search):
+        found += [
+            (f"{package.__name__}.{name}", getattr(package, name)) for name in package.__all__
+        ]
+    for module in (cross_encoder, delegate, embedding, fallback, intent, remote, rrf, weighted):
+        found += [
+            (f"{module.__name__}.{name}", value)
+            for name, value in vars(module).items()
+            if inspect.isclass(value) and value.__module__ == module.__name__
+        ]
+    return found
+
+
+def test_every_async_method_is_named_a_plus_its_sync_name() -> None:
+    """The naming rule over the public API, handlers and rerankers (framework methods aside)."""
+    import inspect
+
+    ours = ("unified_search", "langchain_unified_search", "llama_index_unified_search")
+    # A callback the engine hands to handlers, called as ``await ctx.log(...)``, not a method.
+    callbacks = {"unified_search.SearchContext.log"}
+    wrong = []
+    for name, value in _public_classes_and_functions():
+        members = inspect.getmembers(value) if inspect.isclass(value) else [("", value)]
+        for attr, member in members:
+            full = f"{name}.{attr}" if attr else name
+            short = attr or name.rsplit(".", 1)[1]
+            if short.startswith("_") or not inspect.iscoroutinefunction(member):
+                continue
+            if getattr(member, "__module__", "").startswith(ours) and not short.startswith("a"):
+                wrong.append(full)
+    assert sorted(set(wrong) - callbacks) == []
