@@ -21,7 +21,7 @@ raises on any failure.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict, Unpack
 
@@ -35,7 +35,7 @@ from unified_search.parallel import Mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
 from unified_search.tools import TOOLS, ToolLimits, ToolName, tool_text
-from unified_search.types import JSON, SearchRequest, SearchType, Source
+from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
 
 #: The SearchRequest fields ``SearchOptions.request_fields`` may set.
 REQUEST_FIELDS = frozenset(SearchRequest.model_fields) - {"query", "type", "source"}
@@ -277,6 +277,18 @@ class SearchSession:
         (limits or ToolLimits()).check_url(url)
         return checked(await self.searcher.aretrieve(url, **self._ids(call)))
 
+    async def acite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Cite items from elsewhere (a user's own documents) in ``scope``, after what it holds.
+
+        Their IDs are then never handed out again in the scope, persisted like a search's.
+        """
+        if not items:
+            return []
+        numbering = self.searcher.numbering
+        numbered = await numbering.anumber(scope, items)
+        await numbering.aremember(scope, numbered.unwritten)
+        return numbered.items
+
     def _ids(self, call: Call) -> _Addressed:
         run = call.get("run")
         return {
@@ -309,3 +321,7 @@ class SearchSession:
     ) -> SearchResponse:
         """Sync twin of ``aretrieve``."""
         return run_sync(self.aretrieve(url, limits=limits, **call))
+
+    def cite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Sync twin of ``acite``."""
+        return run_sync(self.acite(items, scope))

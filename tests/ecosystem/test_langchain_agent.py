@@ -8,11 +8,13 @@ from typing import Any, TypedDict
 import httpx
 import pytest
 from langchain.agents import create_agent
+from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
-from langgraph.graph import END, START, StateGraph
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, MessagesState, StateGraph
 
-from langchain_unified_search import UnifiedSearchRetriever, search_tools
+from langchain_unified_search import AutoSearch, UnifiedSearchRetriever, search_tools
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
@@ -232,3 +234,32 @@ def test_with_retry_sees_a_total_failure_and_tries_again(kit, failures: int, ans
     else:
         with pytest.raises(SearchError, match="NETWORK_ERROR"):
             retriever.invoke("leave")
+
+
+class Chat(MessagesState):
+    documents: list[Document]
+    context: Any
+    searched: bool
+    response: Any
+
+
+async def test_auto_search_in_a_checkpointed_graph_searches_every_new_question(kit):
+    """The state outlives the turn: each question is searched, and no ID is given twice."""
+    graph = StateGraph(Chat)
+    graph.add_node("auto", AutoSearch(searcher=kit.searcher(), types=["kb"], k=2))
+    graph.add_edge(START, "auto")
+    graph.add_edge("auto", END)
+    app = graph.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "chat-7"}}
+    own = [Document("Our leave policy: 25 days.", metadata={"source": "policy.md"})]
+    first = await app.ainvoke({"messages": [("user", "leave days")], "documents": own}, config)
+    second = await app.ainvoke({"messages": [("user", "sick pay")]}, config)
+    assert second["response"].requests[0].query == "sick pay"
+    earlier = {(r.id, r.title) for r in first["context"].references}
+    later = {(r.id, r.title) for r in second["context"].references}
+    assert ("ref_003", "policy.md") in earlier
+    assert {r.title for r in second["response"].context.references} == {"kb sick", "kb pay"}
+    meanings: dict[str, set[str]] = {}
+    for cid, title in earlier | later:
+        meanings.setdefault(cid, set()).add(title)
+    assert all(len(titles) == 1 for titles in meanings.values())  # an ID always means one thing
