@@ -22,6 +22,7 @@ import httpx
 from unified_search._sync import run_sync
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
+from unified_search.dates import parse_date, within_period
 from unified_search.delegates import parse_uses
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
@@ -111,7 +112,8 @@ class WebHandler:
             items, failures, extras = await self._builtin(sent, ctx)
         else:
             items = await self._delegated(sent, ctx)
-        items = await _within_sites(items, request, ctx)
+        now = self.now() if self.now else datetime.now(UTC)
+        items = await _as_asked(items, request, ctx, now)
         metadata: dict[str, Any] = {"query_sent": sent.query}
         if not extras.is_empty():
             metadata[METADATA_KEY] = extras.model_dump(mode="json")
@@ -333,24 +335,34 @@ def most_informative(errors: Sequence[SearchError]) -> SearchError:
     )
 
 
-async def _within_sites(
-    items: list[ResultItem], request: SearchRequest, ctx: SearchContext
+async def _as_asked(
+    items: list[ResultItem], request: SearchRequest, ctx: SearchContext, now: datetime
 ) -> list[ResultItem]:
-    """Drop results outside ``sites`` or inside ``exclude_sites``.
+    """Drop results outside the request's ``sites`` and dates, or in its ``exclude_sites``.
 
-    Providers take the sites as a hint (``site:`` operators, domain lists) and
-    delegated searches may ignore them, so the answer is checked here: a domain
-    restriction holds whatever the provider did.
+    Providers take sites and dates as a hint (``site:`` operators, freshness
+    parameters) and delegated searches may ignore them, so the answer is checked
+    here: a restriction holds whatever the provider did. A page without a known
+    publication date is kept.
     """
-    if not request.sites and not request.exclude_sites:
+    dated = request.time_range or request.start_date or request.end_date
+    if not (request.sites or request.exclude_sites or dated):
         return items
 
     def allowed(item: ResultItem) -> bool:
         url = item.url or ""
-        inside = not request.sites or in_domains(url, request.sites)
-        return inside and not in_domains(url, request.exclude_sites)
+        if request.sites and not in_domains(url, request.sites):
+            return False
+        if in_domains(url, request.exclude_sites):
+            return False
+        raw = item.metadata.get("published_date")
+        published = parse_date(raw, now) if isinstance(raw, str) else None
+        return published is None or within_period(
+            published, now, request.time_range, request.start_date, request.end_date
+        )
 
     kept = [item for item in items if allowed(item)]
     if len(kept) < len(items):
-        await ctx.log("info", f"dropped {len(items) - len(kept)} result(s) outside the sites asked")
+        dropped = len(items) - len(kept)
+        await ctx.log("info", f"dropped {dropped} result(s) outside the sites or dates asked")
     return kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -378,4 +379,35 @@ async def test_results_outside_the_sites_asked_are_dropped(
     result = await handler.asearch(request, ctx)
     await handler.aclose()
     assert [item.url for item in result.items] == kept
-    assert f"dropped {len(urls) - len(kept)} result(s) outside the sites asked" in lines
+    assert f"dropped {len(urls) - len(kept)} result(s) outside the sites or dates asked" in lines
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept"),
+    [
+        ({"time_range": "week"}, ["undated", "2026-07-08"]),
+        ({"time_range": "year"}, ["undated", "2026-07-08", "2026-05-01"]),
+        ({"start_date": "2026-05-01", "end_date": "2026-06-30"}, ["undated", "2026-05-01"]),
+    ],
+)
+async def test_results_outside_the_dates_asked_are_dropped(
+    kit: Any, make_handler: Any, asked: dict[str, str], kept: list[str]
+) -> None:
+    """A page dated outside the range goes, whatever the provider did; an undated one stays."""
+    dates = ["2026-07-08", "2026-05-01", "2024-01-01"]
+
+    async def agent(payload: dict[str, Any]) -> list[ResultItem]:
+        dated = [
+            ResultItem(
+                type="web", url=f"https://a.org/{d}", title=d, metadata={"published_date": d}
+            )
+            for d in dates
+        ]
+        return [ResultItem(type="web", url="https://a.org/u", title="undated"), *dated]
+
+    config = kit.web_config([]).merged({"uses": {"web": "planner"}})
+    handler = make_handler(config, now=lambda: datetime(2026, 7, 10, tzinfo=UTC))
+    request = SearchRequest(query="q", **asked)
+    result = await handler.asearch(request, kit.context(config, Delegates({"planner": agent})))
+    await handler.aclose()
+    assert [item.title for item in result.items] == kept
