@@ -13,8 +13,10 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 from unified_search._lifecycle import Closable
 from unified_search._optional import require
 from unified_search._sync import run_sync
+from unified_search.choices import check_uses
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
+from unified_search.delegated_search import delegating
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
@@ -78,6 +80,8 @@ class Searcher(Closable):
     (a fresh one per call by default). With a ``store`` (a ``SearchStore``) every
     search is recorded and the numbering of every scope is persisted, so restarts
     and other processes continue it; without one it lives in this process only.
+    ``agents`` are the delegates ``uses`` values may name: every ``uses`` value is
+    checked when the Searcher is built (``ConfigurationError`` listing the valid ones).
 
     Example:
         >>> async with Searcher({"kb": {"collections": ["docs"]}}) as searcher:  # doctest: +SKIP
@@ -97,6 +101,7 @@ class Searcher(Closable):
         self.config = as_config(config)
         self.store = store
         self.delegates = Delegates(agents)
+        check_uses(self.config, self.delegates)
         self.events = EventBus(sinks)
         self.numbering = Numbering(store)
         self._handlers: dict[SearchType, SearchHandler] = {}
@@ -213,6 +218,8 @@ class Searcher(Closable):
         started = time.perf_counter()
         overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
+        if overrides:
+            check_uses(config, self.delegates)
         reranker = self._reranker(batch, config)
         keep = _top_n(batch, config, options.get("top_n"))
         request_id = options.get("request_id") or self.new_scope()
@@ -235,6 +242,7 @@ class Searcher(Closable):
         )
         provided = options.get("provided_references", 0)
         skips = [_skip_reason(r, config, allocator, provided) for r in batch]
+        fetch = delegating(fetch, batch, config)
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
