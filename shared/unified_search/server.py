@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from unified_search._optional import require
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.modes import QueryMode
 from unified_search.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.types import SearchType
 
@@ -59,6 +60,8 @@ class SearchBody(BaseModel):
     collections: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list)
     top_n: int | None = Field(default=None, ge=1, le=1000)
+    mode: QueryMode | None = None
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``: as typed."""
     chat_id: RunId | None = None
     """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
     request_id: RunId | None = None
@@ -99,7 +102,11 @@ def _search_endpoint(session: SearchSession) -> Any:
         if not isinstance(body, SearchBody):
             return body
         options = SearchOptions(
-            types=body.types, collections=body.collections, models=body.models, k=body.top_n
+            types=body.types,
+            collections=body.collections,
+            models=body.models,
+            k=body.top_n,
+            mode=body.mode,
         )
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
