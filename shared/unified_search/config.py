@@ -82,8 +82,9 @@ class Uses(Section):
     """``disabled`` turns automatic search off."""
     web: str = "builtin"
     """Web search: the builtin providers, an agent that plans its own searches, or an MCP tool."""
-    keyword: str | None = None
-    """Keyword extraction for web queries; ``None`` sends the query as typed."""
+    keyword: str | None = "builtin"
+    """Keyword extraction for the web queries of the searches in ``keyword.sources`` (automatic
+    ones by default); ``None`` sends every query as typed."""
     querydsl: str = "builtin"
     """Natural language to query DSL for database search."""
     rerank: str = "weighted"

@@ -39,12 +39,12 @@ class WebSearchArgs(_Args):
 
     Example:
         >>> WebSearchArgs(query="python 3.13 release").max_results
-        5
+        10
     """
 
     query: Text = Field(description="What to look up on the web, as a short search query.")
     max_results: int = Field(
-        default=5, ge=1, le=20, description="How many results to return (1 to 20)."
+        default=10, ge=1, le=20, description="How many results to return (1 to 20)."
     )
     search_depth: SearchDepth = Field(
         default="basic",
@@ -81,7 +81,7 @@ class KBSearchArgs(_Args):
 
     Example:
         >>> KBSearchArgs(query="leave policy").max_results
-        5
+        10
     """
 
     query: Text = Field(description="What to look for in the knowledge base, in plain words.")
@@ -90,7 +90,7 @@ class KBSearchArgs(_Args):
         description="Knowledge-base collections to search; leave empty for the default ones.",
     )
     max_results: int = Field(
-        default=5, ge=1, le=50, description="How many passages to return (1 to 50)."
+        default=10, ge=1, le=50, description="How many passages to return (1 to 50)."
     )
 
 

@@ -48,5 +48,6 @@ def test_tool_spec_answer_mode() -> None:
     spec = UnifiedSearchToolSpec(searcher, mode="answer")
     answer = spec.call("web_search", {"query": "what is a vector database"})
     assert "Give the answer first" in answer.text
-    assert "There are only a few results" in answer.text
+    assert len(answer.response.references) == 6  # 3 sub-queries x 2 pages: the 6 to 15 shape
+    assert "Group what the results say into the topics" in answer.text
     assert "Give the answer first" in answer.response.context.prompt
