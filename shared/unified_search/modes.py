@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
 from unified_search.deep import DeepSearchInfo, deep_plan, recorded, usable_providers
 from unified_search.format import answer_prompt
@@ -89,6 +90,18 @@ async def arun_mode(
     if info is not None:
         response = recorded(response, info)
     return with_answer_prompt(response) if chosen is QueryMode.ANSWER else response
+
+
+def run_mode(
+    searcher: Searcher,
+    requests: Sequence[SearchRequest],
+    mode: QueryMode | str | None,
+    *,
+    parallel: Mode | str = Mode.ALL,
+    **options: Any,
+) -> SearchResponse:
+    """Sync twin of ``arun_mode`` (works inside Jupyter and running loops)."""
+    return run_sync(arun_mode(searcher, requests, mode, parallel=parallel, **options))
 
 
 def answer_guidance(response: SearchResponse) -> str:

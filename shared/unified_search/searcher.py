@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 from unified_search._lifecycle import Closable
 from unified_search._optional import require
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource, attaching
 from unified_search.choices import check_uses
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
@@ -45,6 +46,7 @@ class RunOptions(TypedDict, total=False):
     overrides: Mapping[str, Any] | None
     top_n: int | None
     provided_references: int
+    attachments: Sequence[DataSource]
     sinks: Iterable[EventSink]
 
 
@@ -202,8 +204,10 @@ class Searcher(Closable):
                 filters); ``overrides``, configuration keys applied over the Searcher's;
                 ``top_n``, how many items to keep (default: the requests' ``rerank.top_n``
                 or ``rerank.top_n``); ``provided_references``, references the user attached
-                themselves (they count toward ``options.skip_threshold``); ``sinks``, extra
-                event sinks for this call only.
+                themselves (they count toward ``options.skip_threshold``); ``attachments``,
+                rows, documents and MCP resources the user attached, cited as references of
+                their own (``unified_search.attachments``); ``sinks``, extra event sinks for
+                this call only.
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
         return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
@@ -240,19 +244,31 @@ class Searcher(Closable):
             user=options.get("user") or {},
             delegates=self.delegates,
         )
-        provided = options.get("provided_references", 0)
+        attachments = options.get("attachments", ())
+        provided = options.get("provided_references", 0) + len(attachments)
         skips = [_skip_reason(r, config, allocator, provided) for r in batch]
         fetch = delegating(fetch, batch, config)
+        attached, fetch = attaching(fetch, attachments, batch[0].query)
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
-        results = await fan_out(
-            jobs,
-            mode=mode,
-            on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
-            useful=lambda r: bool(r.items),
+        # Attachments never end an ``any``/``race`` wait: they are awaited on their own.
+        searched, read = await asyncio.gather(
+            fan_out(
+                jobs,
+                mode=mode,
+                on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
+                useful=lambda r: bool(r.items),
+            ),
+            fan_out(
+                [self._job(r, ctx_base, trace, None, fetch) for r in attached],
+                on_error=lambda i, exc: _failed(attached[i], as_search_error(exc)),
+            ),
         )
-        ranked = await self._rank(batch[0].query, results, reranker, keep, config)
+        # Attachments come first, so a tie in the ranking goes to what the user gave.
+        question = batch[0].query
+        batch, results = [*attached, *batch], [*read, *searched]
+        ranked = await self._rank(question, results, reranker, keep, config)
         numbered = await self.numbering.anumber(request_id, ranked)
         items = numbered.items
         response = SearchResponse(
@@ -269,7 +285,7 @@ class Searcher(Closable):
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
-            total=sum(1 for skip in skips if skip is None),
+            total=sum(1 for skip in skips if skip is None) + len(attached),
             output={
                 "result_count": len(items),
                 "duration_ms": round(response.duration_ms, 3),

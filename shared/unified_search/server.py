@@ -11,7 +11,9 @@ Routes:
   the first error's code;
 * ``GET /api/chat/{chat_id}/request/{request_id}/references`` lists the stored
   references of a request;
-* ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one.
+* ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
+* ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
+  (``unified_search.search_history``).
 
 Errors are JSON ``{"detail": ...}`` bodies: 404 says what was not found, 422
 names the field that is wrong (a list of ``{"field", "message"}``). Every
@@ -29,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from unified_search._optional import require
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.modes import QueryMode
+from unified_search.search_history import searches_route
 from unified_search.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.types import SearchType
 
@@ -92,6 +95,7 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
             _reference_endpoint(store),
             methods=["GET"],
         ),
+        searches_route(store),
     ]
     return Starlette(routes=routes)
 

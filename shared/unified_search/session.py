@@ -28,6 +28,7 @@ from typing import Annotated, Any, TypedDict, Unpack
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource
 from unified_search.deep import default_types
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.events import EventSink
@@ -118,6 +119,9 @@ class SearchOptions(BaseModel):
     """Configuration keys applied over the Searcher's for these searches."""
     provided_references: int = Field(default=0, ge=0)
     """References the user attached themselves (counts toward ``options.skip_threshold``)."""
+    attachments: list[DataSource] = Field(default_factory=list)
+    """Rows, documents and MCP resources the user attached: each cited as a reference of its own
+    (``unified_search.attachments``) and counted toward ``options.skip_threshold``."""
 
     @model_validator(mode="before")
     @classmethod
@@ -254,6 +258,7 @@ class SearchSession:
             user=options.user,
             overrides=options.overrides,
             provided_references=options.provided_references,
+            attachments=options.attachments,
             **self._ids(call),
         )
         return checked(response, options.strict)
