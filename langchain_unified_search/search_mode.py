@@ -2,36 +2,61 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.tools import BaseTool
 
 from langchain_unified_search.tool_base import SearchTool
 from langchain_unified_search.tools import search_tools
-from unified_search.tools import ToolLimits, research_prompt
+from unified_search.tools import (
+    SEARCH_REMINDER,
+    ToolLimits,
+    research_prompt,
+    search_mode_tools,
+    with_search_reminder,
+)
 
 
 @dataclass(frozen=True)
 class SearchMode:
-    """The tools and the system prompt of search mode; bind both while it is on.
+    """The tools, the system prompt and the reminder of search mode; use all three while it is on.
 
     Example:
         >>> mode = search_mode(config={})
-        >>> model.bind_tools(mode.tools).invoke([mode.system_message, ("user", "news?")])  # doctest: +SKIP
+        >>> tools = mode.filter(agent_tools)  # doctest: +SKIP
+        >>> model.bind_tools(tools).invoke([mode.system_message, mode.remind("news?")])  # doctest: +SKIP
     """
 
     tools: list[SearchTool]
     system_prompt: str
+    reminder: str = SEARCH_REMINDER
+    """Appended to each user message while search mode is on."""
 
     @property
     def system_message(self) -> SystemMessage:
         """The system prompt as a message, ready to lead a conversation."""
         return SystemMessage(self.system_prompt)
 
+    def remind(self, message: str | HumanMessage) -> HumanMessage:
+        """The user's message with the search-mode reminder after it."""
+        text = message.text if isinstance(message, HumanMessage) else message
+        return HumanMessage(with_search_reminder(text))
+
+    def filter(self, tools: Iterable[BaseTool], *, on: bool = True) -> list[BaseTool]:
+        """An agent's tools while search mode is ``on``: this mode's search tools and nothing else.
+
+        Off, every tool but the search tools is kept (the agent's usual set).
+        """
+        if on:
+            return list(self.tools)
+        return search_mode_tools(tools, search_mode=False, name=lambda tool: tool.name)
+
 
 def search_mode(*, limits: ToolLimits | None = None, **binding: Any) -> SearchMode:
-    """Return the web-search-only tool set and a research-assistant prompt asking for citations.
+    """Return the web-search-only tool set, a research-assistant prompt and the reminder.
 
     Pass ``session=``, ``searcher=`` or ``config=`` as for any tool; both tools share one
     session. ``limits`` restrict them further (their ``types`` are always web only).
