@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -11,17 +10,10 @@ from langchain_core.tools import BaseTool
 
 from langchain_unified_search.tool_base import SearchTool
 from langchain_unified_search.tools import search_tools
-from unified_search.tools import (
-    SEARCH_REMINDER,
-    ToolLimits,
-    research_prompt,
-    search_mode_tools,
-    with_search_reminder,
-)
+from unified_search.tools import SearchModeTools, ToolLimits, research_prompt, with_search_reminder
 
 
-@dataclass(frozen=True)
-class SearchMode:
+class SearchMode(SearchModeTools[SearchTool]):
     """The tools, the system prompt and the reminder of search mode; use all three while it is on.
 
     Example:
@@ -29,11 +21,6 @@ class SearchMode:
         >>> tools = mode.filter(agent_tools)  # doctest: +SKIP
         >>> model.bind_tools(tools).invoke([mode.system_message, mode.remind("news?")])  # doctest: +SKIP
     """
-
-    tools: list[SearchTool]
-    system_prompt: str
-    reminder: str = SEARCH_REMINDER
-    """Appended to each user message while search mode is on."""
 
     @property
     def system_message(self) -> SystemMessage:
@@ -46,13 +33,8 @@ class SearchMode:
         return HumanMessage(with_search_reminder(text))
 
     def filter(self, tools: Iterable[BaseTool], *, on: bool = True) -> list[BaseTool]:
-        """An agent's tools while search mode is ``on``: this mode's search tools and nothing else.
-
-        Off, every tool but the search tools is kept (the agent's usual set).
-        """
-        if on:
-            return list(self.tools)
-        return search_mode_tools(tools, search_mode=False, name=lambda tool: tool.name)
+        """An agent's tools: this mode's search tools while ``on``, every other tool when off."""
+        return self.kept(tools, on=on, name=lambda tool: tool.name)
 
 
 def search_mode(*, limits: ToolLimits | None = None, **binding: Any) -> SearchMode:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from llama_index.core.tools import BaseTool, FunctionTool
 
@@ -11,16 +10,14 @@ from llama_index_unified_search.tools import UnifiedSearchToolSpec
 from unified_search.searcher import ConfigLike, Searcher
 from unified_search.session import SearchSession
 from unified_search.tools import (
-    SEARCH_REMINDER,
+    SearchModeTools,
     ToolLimits,
     research_prompt,
-    search_mode_tools,
     with_search_reminder,
 )
 
 
-@dataclass(frozen=True)
-class SearchMode:
+class SearchMode(SearchModeTools[FunctionTool]):
     """The tools, the system prompt and the reminder of search mode; use all three while it is on.
 
     Example:
@@ -29,23 +26,13 @@ class SearchMode:
         >>> await agent.run(mode.remind("latest Rust release?"))  # doctest: +SKIP
     """
 
-    tools: list[FunctionTool]
-    system_prompt: str
-    reminder: str = SEARCH_REMINDER
-    """Appended to each user message while search mode is on."""
-
     def remind(self, text: str) -> str:
         """The user's message with the search-mode reminder after it."""
         return with_search_reminder(text)
 
     def filter(self, tools: Iterable[BaseTool], *, on: bool = True) -> list[BaseTool]:
-        """An agent's tools while search mode is ``on``: this mode's search tools and nothing else.
-
-        Off, every tool but the search tools is kept (the agent's usual set).
-        """
-        if on:
-            return list(self.tools)
-        return search_mode_tools(tools, search_mode=False, name=lambda tool: tool.metadata.get_name())
+        """An agent's tools: this mode's search tools while ``on``, every other tool when off."""
+        return self.kept(tools, on=on, name=lambda tool: tool.metadata.get_name())
 
 
 def search_mode(

@@ -17,7 +17,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.http import excerpt
 from unified_search.types import ResultItem, SearchType
 from unified_search.urls import clean_url
 
@@ -54,7 +53,7 @@ def answer_entries(output: Any, *, provider: str) -> list[Any]:
             break
         entries = entries[key]
     if not isinstance(entries, list):
-        raise bad_output(provider, f"expected a list of items, got {excerpt(repr(output), 120)}")
+        raise bad_output(provider, f"expected a list of items, got {_shown(output, 120)}")
     return entries
 
 
@@ -63,7 +62,7 @@ def agent_item(entry: Any, rank: int, *, provider: str, kind: SearchType) -> Res
     if isinstance(entry, ResultItem):
         entry = entry.model_dump(exclude=set(ENGINE_FIELDS))
     if not isinstance(entry, Mapping):
-        raise bad_output(provider, f"item {rank} is not an object: {excerpt(repr(entry), 80)}")
+        raise bad_output(provider, f"item {rank} is not an object: {_shown(entry, 80)}")
     fields, extra = _split(entry)
     if not any(fields.get(key) for key in ("url", "title", "content")):
         raise bad_output(provider, f"item {rank} has no url, title or content")
@@ -97,6 +96,12 @@ def _split(entry: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(fields.get("metadata", {}), Mapping):
         extra["metadata"] = fields.pop("metadata")
     return fields, extra
+
+
+def _shown(value: Any, limit: int) -> str:
+    """``value``'s repr on one line, at most ``limit`` characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def bad_output(provider: str, reason: str) -> SearchError:

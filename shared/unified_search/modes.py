@@ -24,7 +24,7 @@ from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
 from unified_search.deep import DeepSearchInfo, deep_plan, recorded, usable_providers
 from unified_search.format import answer_prompt
-from unified_search.parallel import Mode
+from unified_search.parallel import Mode, parse_choice
 from unified_search.response import SearchResponse
 from unified_search.types import SearchRequest, SearchType
 
@@ -45,11 +45,7 @@ class QueryMode(StrEnum):
     @classmethod
     def from_str(cls, value: str) -> QueryMode:
         """Parse a mode name; the error lists the valid names."""
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(mode.value for mode in cls)
-            raise ValueError(f"unknown query mode {value!r}; valid modes: {valid}") from None
+        return parse_choice(cls, value, "query mode")
 
 
 def plan_mode(

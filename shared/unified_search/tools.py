@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -375,3 +375,23 @@ def search_mode_tools(
 def with_search_reminder(text: str) -> str:
     """``text`` (a user's message) with the search-mode reminder after it, once."""
     return text if text.rstrip().endswith(SEARCH_REMINDER) else f"{text}\n\n{SEARCH_REMINDER}"
+
+
+@dataclass(frozen=True)
+class SearchModeTools(Generic[T]):
+    """Search mode in any framework: its tools (``T``), its system prompt and its reminder.
+
+    Example:
+        >>> mode = SearchModeTools(["web_search", "retrieve_url"], "Search, then cite.")
+        >>> mode.kept(["click", "web_search"], on=False, name=str)
+        ['click']
+    """
+
+    tools: list[T]
+    system_prompt: str
+    reminder: str = SEARCH_REMINDER
+    """Appended to each user message while search mode is on."""
+
+    def kept(self, tools: Iterable[Any], *, on: bool, name: Callable[[Any], str]) -> list[Any]:
+        """An agent's tools: this mode's search tools while ``on``, every other tool when off."""
+        return list(self.tools) if on else search_mode_tools(tools, search_mode=False, name=name)
