@@ -252,19 +252,8 @@ class Searcher(Closable):
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
-        # Attachments never end an ``any``/``race`` wait: they are awaited on their own.
-        searched, read = await asyncio.gather(
-            fan_out(
-                jobs,
-                mode=mode,
-                on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
-                useful=lambda r: bool(r.items),
-            ),
-            fan_out(
-                [self._job(r, ctx_base, trace, None, fetch) for r in attached],
-                on_error=lambda i, exc: _failed(attached[i], as_search_error(exc)),
-            ),
-        )
+        attached_jobs = [self._job(r, ctx_base, trace, None, fetch) for r in attached]
+        searched, read = await _fan_out(batch, jobs, attached, attached_jobs, mode)
         # Attachments come first, so a tie in the ranking goes to what the user gave.
         question = batch[0].query
         batch, results = [*attached, *batch], [*read, *searched]
@@ -466,6 +455,32 @@ class Searcher(Closable):
     def close(self) -> None:
         """Sync twin of ``aclose``."""
         run_sync(self.aclose())
+
+
+async def _fan_out(
+    batch: list[SearchRequest],
+    jobs: list[Any],
+    attached: list[SearchRequest],
+    attached_jobs: list[Any],
+    mode: Mode,
+) -> tuple[list[SearchResult | None], list[SearchResult | None]]:
+    """Run the searches in ``mode`` and the attachments beside them.
+
+    Attachments never end an ``any``/``race`` wait, so they are awaited on their own.
+    """
+    searched = fan_out(
+        jobs,
+        mode=mode,
+        on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
+        useful=lambda r: bool(r.items),
+    )
+    if not attached_jobs:
+        return await searched, []
+    read = fan_out(
+        attached_jobs, on_error=lambda i, exc: _failed(attached[i], as_search_error(exc))
+    )
+    found, given = await asyncio.gather(searched, read)
+    return found, given
 
 
 def _validate_requests(requests: Sequence[RequestLike]) -> list[SearchRequest]:
