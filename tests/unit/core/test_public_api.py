@@ -40,6 +40,7 @@ EXPECTED = [
     "Searcher",
     "Secret",
     "Source",
+    "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",
