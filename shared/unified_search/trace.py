@@ -104,8 +104,8 @@ class Trace:
 
     async def start(self) -> None:
         """Mark the search running and say so."""
-        started = _started(self.root)
-        self.root = _logged(started, "info", self._summary("search_start"), dict(started.input))
+        begun = _log("info", self._summary("search_start"), self.root.input)
+        self.root = _started(self.root, begun)
         await self._send(EventName.SEARCH_START, self.root)
         await self.progress("searching")
 
@@ -149,11 +149,11 @@ class Trace:
                 "count": output.get("result_count"),
                 "duration_ms": output.get("duration_ms"),
             }
-            node = _logged(node, "debug", self._summary(f"{source}_completed"), figures)
+            summary = _log("debug", self._summary(f"{source}_completed"), figures)
         else:
             failure = {"error": error.message, "code": error.code.value}
-            node = _logged(node, "warn", self._summary(f"{source}_failed"), failure)
-        self._children[node_id] = _ended(node, output, error)
+            summary = _log("warn", self._summary(f"{source}_failed"), failure)
+        self._children[node_id] = _ended(node, output, error, summary)
         name = EventName.SEARCH_ITEM_FAILED if error else EventName.SEARCH_ITEM_COMPLETE
         await self._send(name, self._children[node_id])
 
@@ -276,12 +276,10 @@ class Trace:
         )
         if error is None:
             figures = {"total": count, "duration_ms": output.get("duration_ms")}
-            root = _logged(self.root, "info", self._summary("search_completed"), figures)
+            summary = _log("info", self._summary("search_completed"), figures)
         else:
-            root = _logged(
-                self.root, "warn", self._summary("search_failed"), {"error": error.message}
-            )
-        self.root = _ended(root, output, error)
+            summary = _log("warn", self._summary("search_failed"), {"error": error.message})
+        self.root = _ended(self.root, output, error, summary)
         await self._send(EventName.SEARCH_COMPLETE, self.root)
         await self.progress(kind, count)
         await self.progress(kind, count, done=True)
@@ -294,22 +292,27 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _started(node: TraceNode) -> TraceNode:
-    return node.model_copy(update={"status": TraceStatus.RUNNING, "started_at": _now()})
+def _started(node: TraceNode, *logs: TraceLog) -> TraceNode:
+    update: dict[str, Any] = {"status": TraceStatus.RUNNING, "started_at": _now()}
+    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
 
 
-def _ended(node: TraceNode, output: Mapping[str, Any], error: ErrorInfo | None) -> TraceNode:
+def _ended(
+    node: TraceNode, output: Mapping[str, Any], error: ErrorInfo | None, *logs: TraceLog
+) -> TraceNode:
     status = TraceStatus.FAILED if error else TraceStatus.COMPLETED
-    return node.model_copy(
-        update={"status": status, "output": dict(output), "error": error, "ended_at": _now()}
-    )
+    update = {"status": status, "output": dict(output), "error": error, "ended_at": _now()}
+    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
+
+
+def _log(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -> TraceLog:
+    return TraceLog(level=level, message=message, data=None if data is None else dict(data))
 
 
 def _logged(
     node: TraceNode, level: LogLevel, message: str, data: Mapping[str, Any] | None = None
 ) -> TraceNode:
-    log = TraceLog(level=level, message=message, data=None if data is None else dict(data))
-    return node.model_copy(update={"logs": [*node.logs, log]})
+    return node.model_copy(update={"logs": [*node.logs, _log(level, message, data)]})
 
 
 def _step_event(node: TraceNode) -> EventName:
