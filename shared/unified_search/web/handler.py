@@ -205,7 +205,8 @@ class WebHandler:
         max_chars = ctx.config.web.reader.max_chars
 
         async def log(level: Any, message: str, data: Mapping[str, Any] | None = None) -> None:
-            await ctx.log(level, f"{provider.name}: {message}", data)
+            text = f"{provider.name}: {message}"
+            await (ctx.log(level, text) if data is None else ctx.log(level, text, data))
 
         async def fetch() -> ProviderAnswer:
             await log("info", "searching")
