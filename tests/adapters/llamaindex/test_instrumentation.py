@@ -84,7 +84,7 @@ async def test_steps_timed_by_a_source_reach_the_search_span(
     """Steps a source times, on the loop or in a worker thread, arrive inside the search's span."""
 
     class Timed:
-        async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
             async with ctx.step(StepName.DSL_BUILD):
                 pass
 

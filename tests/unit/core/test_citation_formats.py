@@ -137,7 +137,7 @@ def test_an_index_format_puts_the_index_in_the_references_block() -> None:
 
 
 class Pages:
-    async def search(self, request, ctx):  # type: ignore[no-untyped-def]
+    async def asearch(self, request, ctx):  # type: ignore[no-untyped-def]
         from unified_search.types import SearchResult
 
         items = [ResultItem(type="web", url="https://example.org/a", title="A page", score=0.9)]

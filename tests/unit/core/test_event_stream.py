@@ -27,7 +27,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "web"
 class SteppingHandler:
     """A source that times one awaited step and one blocking step run in a worker thread."""
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         async with ctx.step(StepName.DSL_BUILD, uses="builtin"):
             await asyncio.sleep(0)
 
@@ -45,7 +45,7 @@ class SteppingHandler:
 
 
 class Failing:
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         raise RuntimeError("source down")
 
 
