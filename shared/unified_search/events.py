@@ -170,6 +170,11 @@ class EventBus:
         if sink in self._sinks:
             self._sinks.remove(sink)
 
+    @property
+    def listening(self) -> bool:
+        """Whether any sink is subscribed (events are only built for someone)."""
+        return bool(self._sinks)
+
     def with_sinks(self, extra: Iterable[EventSink]) -> EventBus:
         """Return a bus that also delivers to ``extra`` (for one call)."""
         return EventBus([*self._sinks, *extra])
@@ -223,6 +228,8 @@ class Trace:
     async def _send(
         self, name: EventName, node: TraceNode | None, message: str | None = None
     ) -> None:
+        if not self._bus.listening:
+            return
         event = SearchEvent(
             name=name,
             request_id=self.request_id,
@@ -235,6 +242,8 @@ class Trace:
 
     async def progress(self, kind: ProgressKind, count: int = 0) -> None:
         """Emit a progress message in the trace's language."""
+        if not self._bus.listening:
+            return
         await self._send(
             EventName.SEARCH_PROGRESS, None, progress_message(kind, count, self.language)
         )

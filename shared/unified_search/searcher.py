@@ -19,7 +19,7 @@ from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
-from unified_search.merge import merge, weighted_items
+from unified_search.merge import merge, stamped
 from unified_search.numbering import Numbered, Numbering
 from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
@@ -306,7 +306,8 @@ class Searcher(Closable):
         try:
             async with asyncio.timeout(ctx.config.options.timeout):
                 result = await fetch(request, ctx)
-            result = _normalise(result, request, ctx.config.weights)
+            duration = (time.perf_counter() - started) * 1000
+            result = _normalise(result, request, ctx.config.weights, duration)
         except asyncio.CancelledError:
             await trace.item_cancelled(node)
             raise
@@ -317,9 +318,8 @@ class Searcher(Closable):
                 if isinstance(exc, TimeoutError)
                 else as_search_error(exc)
             )
-            result = _failed(request, error)
-        duration = (time.perf_counter() - started) * 1000
-        result = result.model_copy(update={"duration_ms": duration})
+            duration = (time.perf_counter() - started) * 1000
+            result = _failed(request, error, duration)
         output = {"result_count": len(result.items), "duration_ms": round(duration, 3)}
         await trace.item_finished(node, output, result.error)
         return result
@@ -478,24 +478,34 @@ def _skip_reason(
     return None
 
 
-def _normalise(result: SearchResult, request: SearchRequest, weights: Weights) -> SearchResult:
-    """Make a handler's result consistent with the request it answered, and weigh it.
+def _normalise(
+    result: SearchResult, request: SearchRequest, weights: Weights, duration_ms: float
+) -> SearchResult:
+    """Make a handler's result consistent with the request it answered, weigh it, time it.
 
     Weighing here, as each result arrives, keeps that work off the critical path
-    that starts when the slowest source answers.
+    that starts when the slowest source answers. One copy of the result, none of
+    an item that is already right.
     """
-    items = [
-        item if item.type is request.type else item.model_copy(update={"type": request.type})
-        for item in result.items
-    ]
-    total = result.total or len(items)
-    fitted = result.model_copy(update={"items": items, "source": request.source, "total": total})
-    return fitted.model_copy(update={"items": weighted_items(fitted, weights)})
+    weight = weights.of(request.source)
+    items = [stamped(item, request.source, weight, request.type) for item in result.items]
+    return result.model_copy(
+        update={
+            "items": items,
+            "source": request.source,
+            "total": result.total or len(items),
+            "duration_ms": duration_ms,
+        }
+    )
 
 
-def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
+def _failed(request: SearchRequest, error: SearchError, duration_ms: float = 0.0) -> SearchResult:
     return SearchResult(
-        type=request.type, query=request.query, source=request.source, error=error.info()
+        type=request.type,
+        query=request.query,
+        source=request.source,
+        error=error.info(),
+        duration_ms=duration_ms,
     )
 
 
