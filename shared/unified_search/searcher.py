@@ -16,7 +16,7 @@ from unified_search._sync import run_sync
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
 from unified_search.delegates import Delegates
-from unified_search.errors import ErrorCode, SearchError, as_search_error
+from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
 from unified_search.merge import merge, stamped
@@ -257,7 +257,7 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
-        persisted = await self._keep(response, numbered, config, trace)
+        persisted, warnings = await self._keep(response, numbered, config, trace)
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
@@ -268,7 +268,7 @@ class Searcher(Closable):
                 **({} if persisted is None else {"citations_persisted": persisted}),
             },
         )
-        return response.model_copy(update={"trace": trace.nodes})
+        return response.model_copy(update={"trace": trace.nodes, "warnings": warnings})
 
     def _job(
         self,
@@ -356,31 +356,27 @@ class Searcher(Closable):
 
     async def _keep(
         self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace
-    ) -> bool | None:
-        """Store the record and a fresh scope's numbering; say whether the IDs are persisted."""
+    ) -> tuple[bool | None, list[ErrorInfo]]:
+        """Hand the record and a fresh scope's numbering to the store; report what is not stored.
+
+        Returns whether the citation IDs are persisted (``None`` without a store) and
+        the warnings for the response.
+        """
         if self.store is None:
-            return None
-        problems = await asyncio.gather(
-            self._record(response, config),
-            self.numbering.aremember(response.request_id, numbered.unwritten),
-        )
-        problem = numbered.problem or problems[1]
+            return None, []
+        problem = await self.store.arecord(response, config, numbered.unwritten)
+        unpersisted = numbered.problem or (problem if numbered.unwritten else None)
+        warnings: list[ErrorInfo] = []
+        if unpersisted is not None:
+            message = f"citation IDs were not persisted: {unpersisted.message}"
+            warnings.append(unpersisted.info().model_copy(update={"message": message}))
+            await trace.root_log("error", message)
         if problem is not None:
-            await trace.root_log("error", f"citation IDs were not persisted: {problem}")
-        if problems[0] is not None:
-            await trace.root_log("error", f"could not store the search record: {problems[0]}")
-        return problem is None
-
-    async def _record(self, response: SearchResponse, config: SearchConfig) -> str | None:
-        from unified_search.store import records_from_response
-
-        assert self.store is not None
-        try:
-            await self.store.asave(records_from_response(response, config))
-        except Exception as exc:  # storage trouble is reported, the answer still reaches the caller
-            logger.error("could not store search %s: %s", response.request_id, exc)
-            return str(exc)
-        return None
+            message = f"could not store the search record: {problem.message}"
+            logger.error("search %s: %s", response.request_id, message)
+            warnings.append(problem.info().model_copy(update={"message": message}))
+            await trace.root_log("error", message)
+        return unpersisted is None, warnings
 
     # -- sync twins -----------------------------------------------------------------------
 
