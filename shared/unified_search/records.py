@@ -275,6 +275,7 @@ def _record(
 
 # The reference fields that have their own column; the rest is kept as JSON in ``extra``.
 _REF_COLUMNS = {"id", "index", "type", "title", "url", "content"}
+_REF_EXTRA = [name for name in Reference.model_fields if name not in _REF_COLUMNS]
 
 
 def define_tables(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
@@ -335,12 +336,31 @@ def _text(value: str) -> str:
 
 
 def record_row(record: SearchRecord) -> dict[str, Any]:
-    """Return the records-table row of ``record`` (its references are listed by index only)."""
-    data = record.model_dump(mode="json", exclude={"id", "references", "created_at", "deleted_at"})
-    for name in ("query", "xml", "prompt"):
-        data[name] = _text(data[name])
-    data["reference_indices"] = [ref.index for ref in record.references]
-    return {**data, "created_at": record.created_at, "deleted_at": record.deleted_at}
+    """Return the records-table row of ``record`` (its references are listed by index only).
+
+    JSON columns get plain Python values; the store's JSON encoder turns anything
+    else (dates, decimals) into JSON as pydantic would.
+    """
+    return {
+        "request_id": record.request_id,
+        "chat_id": record.chat_id,
+        "query": _text(record.query),
+        "type": record.type.value,
+        "source": record.source.value,
+        "config": record.config,
+        "keywords": record.keywords,
+        "entities": [entity.model_dump(mode="json") for entity in record.entities],
+        "relations": [relation.model_dump(mode="json") for relation in record.relations],
+        "dsl": record.dsl,
+        "reference_indices": [ref.index for ref in record.references],
+        "graph": [node.model_dump(mode="json") for node in record.graph],
+        "xml": _text(record.xml),
+        "prompt": _text(record.prompt),
+        "duration_ms": record.duration_ms,
+        "error": None if record.error is None else record.error.model_dump(mode="json"),
+        "created_at": record.created_at,
+        "deleted_at": record.deleted_at,
+    }
 
 
 def record_from_row(row: Any, by_index: dict[int, Reference]) -> SearchRecord:
@@ -362,7 +382,7 @@ def reference_row(record_id: int, request_id: str, ref: Reference) -> dict[str, 
         "title": _text(ref.title),
         "url": None if ref.url is None else _text(ref.url),
         "content": _text(ref.content),
-        "extra": ref.model_dump(mode="json", exclude=_REF_COLUMNS),
+        "extra": {name: getattr(ref, name) for name in _REF_EXTRA},
     }
 
 

@@ -146,7 +146,11 @@ class SearchStore(Closable):
 
     def _create_tables(self) -> None:
         """Create the tables; workers starting together take turns (SQLite and PostgreSQL would clash)."""
-        with self._translate(), first_opening(self.engine, self.timeout), self._connection() as conn:
+        with (
+            self._translate(),
+            first_opening(self.engine, self.timeout),
+            self._connection() as conn,
+        ):
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_CREATE_LOCK})")
             self.metadata.create_all(conn)
@@ -165,7 +169,9 @@ class SearchStore(Closable):
             return []
         with self._connection() as conn:
             ids = self._insert_records(conn, checked)
-        return [record.model_copy(update={"id": id_}) for record, id_ in zip(checked, ids, strict=True)]
+        return [
+            record.model_copy(update={"id": id_}) for record, id_ in zip(checked, ids, strict=True)
+        ]
 
     async def arecord(
         self,
@@ -203,8 +209,14 @@ class SearchStore(Closable):
             if await self.writer.await_commit(write, wait=self.wait):
                 return None
         except Exception as exc:  # the write was dropped: it failed on its own
-            return exc if isinstance(exc, SearchError) else SearchError(
-                ErrorCode.UNKNOWN, f"the search record could not be built: {exc}", provider="store"
+            return (
+                exc
+                if isinstance(exc, SearchError)
+                else SearchError(
+                    ErrorCode.UNKNOWN,
+                    f"the search record could not be built: {exc}",
+                    provider="store",
+                )
             )
         if self.writer.problem is not None:
             return self._unavailable(self.writer.problem)
@@ -246,8 +258,16 @@ class SearchStore(Closable):
 
     def _insert_records(self, conn: Connection, records: Sequence[SearchRecord]) -> list[int]:
         """Insert ``records`` and their references (the first stored copy of each is kept)."""
-        insert = self.records.insert().returning(self.records.c.id, sort_by_parameter_order=True)
+        # PostgreSQL returns the ids in the rows' order in one statement. SQLite would run one
+        # statement per row for that; in one statement it gives each row the next rowid, in
+        # order, and BEGIN IMMEDIATE holds the write lock, so the sorted ids are in row order.
+        in_order = self.engine.dialect.name == "postgresql"
+        insert = self.records.insert().returning(
+            self.records.c.id, sort_by_parameter_order=in_order
+        )
         ids = [int(id_) for id_ in conn.execute(insert, [record_row(r) for r in records]).scalars()]
+        if not in_order:
+            ids.sort()
         rows = [
             reference_row(record_id, record.request_id, ref)
             for record_id, record in zip(ids, records, strict=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 from filelock import FileLock
 from filelock import Timeout as FileLockTimeout
+from pydantic_core import to_jsonable_python
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
@@ -67,7 +68,7 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
 
 
 class RepeatingJSON:
-    """``json.dumps`` that encodes a value equal to the last one only once.
+    """``json.dumps`` (dates, enums, decimals as pydantic writes them) that encodes a value equal to the last one only once.
 
     Every record of a service carries the same configuration, by far its largest
     JSON value; comparing it with the last one (equal parts are mostly the same
@@ -83,7 +84,7 @@ class RepeatingJSON:
         last, text = self._last
         if isinstance(value, dict) and len(value) > 4 and value == last:
             return text
-        text = json.dumps(value)
+        text = json.dumps(value, default=to_jsonable_python)
         if isinstance(value, dict):
             with self._lock:
                 self._last = (value, text)
