@@ -140,7 +140,7 @@ class SearchStore(Closable):
         # Calls of the async twins run here, so a hung database never ties up the loop's threads.
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="unified-search-store")
         self.writer = RecordWriter(
-            self._write_batch, max_pending=max_pending, close_timeout=timeout
+            self._write_batch, max_pending=max_pending, close_timeout=timeout, stall=wait
         )
         self._create_tables()
 

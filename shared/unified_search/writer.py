@@ -90,6 +90,7 @@ class RecordWriter:
         max_pending: searches queued before ``asubmit`` has to wait.
         batch: most searches per transaction.
         close_timeout: how long ``close`` keeps retrying a failing store.
+        stall: seconds a write may take before ``problem`` reports the store as hanging.
         name: the thread's name, for logs and debuggers.
 
     Example:
@@ -107,6 +108,7 @@ class RecordWriter:
         max_pending: int = 10_000,
         batch: int = 256,
         close_timeout: float = 30.0,
+        stall: float = 1.0,
         name: str = "unified-search-writer",
     ) -> None:
         self._write = write
@@ -119,11 +121,21 @@ class RecordWriter:
         self._problem: str | None = None
         self._give_up_at = float("inf")  # retry a failing store forever, until closing
         self._close_timeout = close_timeout
+        self._stall = stall
+        self._busy_since: float | None = None
         self._finalizer: weakref.finalize[Any, RecordWriter] | None = None
 
     @property
     def problem(self) -> str | None:
-        """Why the last batch could not be written (``None`` while writes succeed)."""
+        """Why writes are not getting through: the last batch failed, or one hangs past ``stall``.
+
+        ``None`` while writes succeed.
+        """
+        since = self._busy_since
+        if self._problem is None and since is not None:
+            busy = time.monotonic() - since
+            if busy > self._stall:
+                return f"the store has not finished a write for {busy:.1f} s"
         return self._problem
 
     @property
@@ -228,6 +240,7 @@ class RecordWriter:
 
     def _flush(self, batch: list[PendingWrite]) -> None:
         built = [b for b in (_build(write) for write in batch) if b is not None]
+        self._busy_since = time.monotonic()
         try:
             self._with_retries(built)
         except SearchError as exc:
@@ -240,6 +253,8 @@ class RecordWriter:
             else:
                 self._one_by_one(built)
             return
+        finally:
+            self._busy_since = None
         for item in built:
             item.write.done.set_result(None)
 
