@@ -96,13 +96,17 @@ def proxied(postgres_url: str) -> Iterator[tuple[Proxy, SearchStore]]:
     yield proxy, store
     proxy.state = "up"
     store.close()
-    direct = SearchStore(postgres_url, table_prefix=store.records.name.removesuffix("search_records"))
+    direct = SearchStore(
+        postgres_url, table_prefix=store.records.name.removesuffix("search_records")
+    )
     direct.metadata.drop_all(direct.engine)
     direct.close()
     proxy.close()
 
 
-async def timed_search(searcher: Searcher, query: str, **options: str | None) -> tuple[float, object]:
+async def timed_search(
+    searcher: Searcher, query: str, **options: str | None
+) -> tuple[float, object]:
     started = time.monotonic()
     response = await searcher.asearch({"query": query, "type": "kb"}, **options)  # type: ignore[arg-type]
     return time.monotonic() - started, response
@@ -151,7 +155,10 @@ async def test_a_hung_store_never_holds_answers_longer_than_the_wait(
     await timed_search(searcher, "a b", request_id="chat")
     proxy.state = "hang"
     answers = await asyncio.gather(
-        *(timed_search(searcher, f"h{n} y", request_id=None if n % 2 else "chat") for n in range(10))
+        *(
+            timed_search(searcher, f"h{n} y", request_id=None if n % 2 else "chat")
+            for n in range(10)
+        )
     )
     for seconds, response in answers:
         assert seconds < 1.5  # the wait (0.3 s) and some slack, never the 130 s of TCP retries
