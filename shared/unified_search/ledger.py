@@ -21,8 +21,9 @@ waiting for the WAL flush (``synchronous_commit = off``) and SQLite runs in WAL
 mode with ``synchronous = NORMAL``. A crash of the process loses nothing; a
 crash of the database server or the machine may lose the last moments of
 numbering, but never numbering that a search record saved after it depends on:
-both databases write their log in order, and the record's own durable commit
-flushes everything before it.
+a new scope's numbering is written in the same transaction as its record, and
+both databases write their log in order, so a record's commit (durable in a
+``sync`` store) keeps everything before it.
 """
 
 from __future__ import annotations

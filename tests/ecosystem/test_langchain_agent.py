@@ -74,7 +74,9 @@ def test_a_thread_id_scopes_the_turns_of_a_conversation(kit):
         {"messages": [("user", "q2")]}, config
     )
     ids = shown_ids(first["messages"]) + shown_ids(second["messages"])
-    assert ids == [f"ref_{i:03d}" for i in range(1, 7)]
+    # The second turn's two tools run at once: which of them numbers first is not fixed.
+    assert ids[:2] == ["ref_001", "ref_002"]
+    assert sorted(ids) == [f"ref_{i:03d}" for i in range(1, 7)]
 
 
 def test_restricted_tools_refuse_what_the_model_widens(kit):

@@ -12,16 +12,14 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy.engine import make_url
 
 from unified_search.errors import ErrorCode
-from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 pytestmark = pytest.mark.postgres
 
@@ -78,15 +76,6 @@ class Proxy:
         time.sleep(0.1)  # the pumps close their sockets
 
 
-class Words:
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        items = [
-            ResultItem(type="kb", collection="c", document_id=w, title=w, content=w)
-            for w in request.query.split()
-        ]
-        return SearchResult(type="kb", query=request.query, items=items)
-
-
 @pytest.fixture
 def proxied(postgres_url: str) -> Iterator[tuple[Proxy, SearchStore]]:
     url = make_url(postgres_url)
@@ -121,10 +110,12 @@ async def written(store: SearchStore, within: float = 20.0) -> bool:
 
 
 async def test_a_store_that_goes_down_keeps_answering_and_catches_up(
-    proxied: tuple[Proxy, SearchStore], caplog: pytest.LogCaptureFixture
+    proxied: tuple[Proxy, SearchStore],
+    caplog: pytest.LogCaptureFixture,
+    word_searcher: Callable[[SearchStore], Searcher],
 ) -> None:
     proxy, store = proxied
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     _, first = await timed_search(searcher, "a b", request_id="chat")
     assert first.warnings == []  # type: ignore[attr-defined]
     proxy.down()
@@ -148,10 +139,10 @@ async def test_a_store_that_goes_down_keeps_answering_and_catches_up(
 
 
 async def test_a_hung_store_never_holds_answers_longer_than_the_wait(
-    proxied: tuple[Proxy, SearchStore],
+    proxied: tuple[Proxy, SearchStore], word_searcher: Callable[[SearchStore], Searcher]
 ) -> None:
     proxy, store = proxied
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     await timed_search(searcher, "a b", request_id="chat")
     proxy.state = "hang"
     answers = await asyncio.gather(

@@ -4,29 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from sqlalchemy import event
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.types import ResultItem, SearchRequest, SearchResult
 from unified_search.writer import Built, PendingWrite, RecordWriter
 
-
-class Words:
-    """One knowledge-base item per word of the query."""
-
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        items = [
-            ResultItem(type="kb", collection="c", document_id=word, title=word, content=word)
-            for word in request.query.split()
-        ]
-        return SearchResult(type="kb", query=request.query, items=items)
+WordSearcher = Callable[[SearchStore], Searcher]
 
 
 def write(name: str, rows: int = 1) -> PendingWrite:
@@ -161,9 +150,9 @@ def count_commits(store: SearchStore) -> list[int]:
 
 
 async def test_a_burst_of_searches_is_recorded_in_few_transactions(
-    store: SearchStore,
+    store: SearchStore, word_searcher: WordSearcher
 ) -> None:
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     commits = count_commits(store)
     responses = await asyncio.gather(
         *(searcher.asearch({"query": f"w{n} shared", "type": "kb"}) for n in range(60))
@@ -178,10 +167,10 @@ async def test_a_burst_of_searches_is_recorded_in_few_transactions(
 
 
 async def test_a_new_scope_is_numbered_on_disk_before_its_answer(
-    store: SearchStore, tmp_path: Path
+    store: SearchStore, word_searcher: WordSearcher
 ) -> None:
     """Another process can continue the scope the moment the answer is out."""
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     response = await searcher.asearch({"query": "a b", "type": "kb"})
     other = SearchStore(store.url, table_prefix=store.records.name.removesuffix("search_records"))
     continued = other.allocate_citations(
@@ -194,7 +183,7 @@ async def test_a_new_scope_is_numbered_on_disk_before_its_answer(
 
 @pytest.mark.parametrize("sync", [False, True])
 async def test_sync_stores_commit_every_record_before_the_answer(
-    tmp_path: Path, sync: bool
+    tmp_path: Path, sync: bool, word_searcher: WordSearcher
 ) -> None:
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     store = SearchStore(url, sync=sync)
@@ -207,7 +196,7 @@ async def test_sync_stores_commit_every_record_before_the_answer(
         original(batch)
 
     store.writer._write = slow  # type: ignore[method-assign]
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
     reader = SearchStore(url)  # another connection: sees only what is committed
     seen = reader.get_searches("chat")
@@ -218,7 +207,9 @@ async def test_sync_stores_commit_every_record_before_the_answer(
     reader.close()
 
 
-async def test_a_store_slower_than_the_wait_never_holds_the_answer(tmp_path: Path) -> None:
+async def test_a_store_slower_than_the_wait_never_holds_the_answer(
+    tmp_path: Path, word_searcher: WordSearcher
+) -> None:
     store = SearchStore(f"sqlite:///{tmp_path / 'r.sqlite3'}", wait=0.2, sync=True)
     gate = threading.Event()
     original = store._write_batch
@@ -228,7 +219,7 @@ async def test_a_store_slower_than_the_wait_never_holds_the_answer(tmp_path: Pat
         original(batch)
 
     store.writer._write = hung  # type: ignore[method-assign]
-    searcher = Searcher(handlers={"kb": Words()}, store=store)
+    searcher = word_searcher(store)
     started = asyncio.get_running_loop().time()
     response = await searcher.asearch({"query": "a b", "type": "kb"})
     assert asyncio.get_running_loop().time() - started < 2
