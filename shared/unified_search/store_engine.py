@@ -163,7 +163,8 @@ def first_opening(engine: Engine, timeout: float) -> Iterator[None]:
     and a file whose folder is missing (SQLite says so itself), need nothing here.
     """
     url = engine.url
-    database = None if in_memory(url) else url.database
+    sqlite_file = url.get_backend_name() == "sqlite" and not in_memory(url)
+    database = url.database if sqlite_file else None
     if database is None or not Path(database).parent.is_dir():
         yield
         return
