@@ -152,14 +152,15 @@ async def test_a_hung_store_never_holds_answers_longer_than_the_wait(
         )
     )
     for seconds, response in answers:
-        assert seconds < 1.5  # the wait (0.3 s) and some slack, never the 130 s of TCP retries
+        assert seconds < 3  # the wait (0.3 s) and slack for a busy machine, never minutes
         assert response.items and response.warnings  # type: ignore[attr-defined]
         assert {w.code for w in response.warnings} <= {  # type: ignore[attr-defined]
             ErrorCode.TIMEOUT,
             ErrorCode.NETWORK_ERROR,
         }
+    assert store.writer.problem is not None  # known to hang: nobody waits for it any more
     later, _ = await timed_search(searcher, "after z", request_id="chat")
-    assert later < 0.5  # the store is known to hang: nobody waits for it any more
+    assert later < 2
     proxy.state = "up"
     assert await written(store)
     assert len(store.get_searches("chat")) == 1 + 5 + 1
