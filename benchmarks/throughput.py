@@ -60,7 +60,7 @@ class Instant:
     def __init__(self, kind: SearchType) -> None:
         self.kind = kind
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         items = [self._item(request.query, i) for i in range(5)]
         return SearchResult(type=self.kind, query=request.query, items=items)
 
@@ -92,7 +92,7 @@ def raw_call() -> Call:
 
     async def call(n: int) -> object:
         batch = [SearchRequest.model_validate(r) for r in requests(n)]
-        return await asyncio.gather(*(HANDLERS[r.type].search(r, context) for r in batch))
+        return await asyncio.gather(*(HANDLERS[r.type].asearch(r, context) for r in batch))
 
     return call
 

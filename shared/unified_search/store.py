@@ -40,11 +40,10 @@ import asyncio
 import functools
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import Connection, MetaData, select, update
 from sqlalchemy import exc as sa_exc
@@ -53,6 +52,7 @@ from unified_search._lifecycle import Closable
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.ledger import Ledger, define_ledger
+from unified_search.outage import StoreGate
 from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
     SearchRecord,
@@ -74,8 +74,6 @@ from unified_search.store_engine import (
 )
 from unified_search.types import Reference
 from unified_search.writer import Built, PendingWrite, RecordWriter
-
-T = TypeVar("T")
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
@@ -101,6 +99,13 @@ class SearchStore(Closable):
         echo: log every SQL statement (SQLAlchemy's ``echo``).
         table_prefix: prepended to both table names, so several stores (or test
             runs) can share one database.
+        timeout: seconds any database call may take (connect, statement, lock wait;
+            see ``unified_search.store_engine``), and how long ``close`` keeps
+            retrying queued records on a store that is down.
+        wait: seconds a search waits for the store (numbering, its record's commit)
+            before it answers without it.
+        sync: every search waits until its record is committed, on disk.
+        max_pending: searches queued for the writer before searches slow down.
 
     Example:
         >>> with SearchStore("sqlite:///:memory:") as store:
@@ -137,8 +142,8 @@ class SearchStore(Closable):
         self._insert = DIALECTS[self.engine.dialect.name]
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect.name)
-        # Calls of the async twins run here, so a hung database never ties up the loop's threads.
-        self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="unified-search-store")
+        # The async twins run on the store's own threads, within ``timeout``.
+        self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
         self.writer = RecordWriter(
             self._write_batch, max_pending=max_pending, close_timeout=timeout, stall=wait
         )
@@ -325,12 +330,20 @@ class SearchStore(Closable):
         """
         if self.writer.problem is not None:
             raise self._unavailable(self.writer.problem)
-        call = functools.partial(self.allocate_citations, scope, keys, floor=floor)
-        return await self._in_thread(call, self.wait)
+        call = self._gate.call(self.allocate_citations, scope, keys, floor=floor)
+        try:
+            return await asyncio.wait_for(call, self.wait)
+        except TimeoutError:
+            raise SearchError(
+                ErrorCode.TIMEOUT,
+                f"the search store at {safe_url(self.url)} did not number within {self.wait:g} s",
+                provider="store",
+                retryable=True,
+            ) from None
 
     async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
         """Async twin of ``remember_citations``."""
-        await self._in_thread(functools.partial(self.remember_citations, scope, indices))
+        await self._gate.call(self.remember_citations, scope, indices)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -408,51 +421,33 @@ class SearchStore(Closable):
                 provider="store",
             ) from exc
 
-    async def _in_thread(self, call: Callable[[], T], deadline: float | None = None) -> T:
-        """Run ``call`` on the store's threads, giving up after ``deadline`` (default ``timeout``).
-
-        The database's own timeouts end the call itself; the deadline only frees the caller.
-        """
-        limit = self.timeout if deadline is None else deadline
-        future = asyncio.get_running_loop().run_in_executor(self._threads, call)
-        try:
-            return await asyncio.wait_for(future, limit)
-        except TimeoutError:
-            raise SearchError(
-                ErrorCode.TIMEOUT,
-                f"the search store at {safe_url(self.url)} did not answer within {limit:g} s",
-                provider="store",
-                retryable=True,
-            ) from None
-
     def close(self) -> None:
         """Write every queued record (retrying up to ``timeout`` s), then close the connections."""
         self.writer.close()
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        self._gate.close()
         self.engine.dispose()
 
     async def asave(self, records: Sequence[SearchRecord]) -> list[SearchRecord]:
         """Async twin of ``save``."""
-        return await self._in_thread(functools.partial(self.save, records))
+        return await self._gate.call(self.save, records)
 
     async def aget_searches(
         self, request_id: str, *, include_deleted: bool = False
     ) -> list[SearchRecord]:
         """Async twin of ``get_searches``."""
-        call = functools.partial(self.get_searches, request_id, include_deleted=include_deleted)
-        return await self._in_thread(call)
+        return await self._gate.call(self.get_searches, request_id, include_deleted=include_deleted)
 
     async def aget_reference(self, request_id: str, index: int) -> Reference | None:
         """Async twin of ``get_reference``."""
-        return await self._in_thread(functools.partial(self.get_reference, request_id, index))
+        return await self._gate.call(self.get_reference, request_id, index)
 
     async def aget_references(self, request_id: str) -> list[Reference]:
         """Async twin of ``get_references``."""
-        return await self._in_thread(functools.partial(self.get_references, request_id))
+        return await self._gate.call(self.get_references, request_id)
 
     async def adelete_chat(self, chat_id: str) -> int:
         """Async twin of ``delete_chat``."""
-        return await self._in_thread(functools.partial(self.delete_chat, chat_id))
+        return await self._gate.call(self.delete_chat, chat_id)
 
     async def aclose(self) -> None:
         """Async twin of ``close``."""

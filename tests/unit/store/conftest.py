@@ -129,7 +129,7 @@ def make_full_record() -> Callable[..., SearchRecord]:
 class Words:
     """A knowledge base that finds one item per word of the query."""
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         items = [
             ResultItem(type="kb", collection="c", document_id=word, title=word, content=word)
             for word in request.query.split()
