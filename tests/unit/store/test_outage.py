@@ -121,15 +121,16 @@ async def test_a_store_that_goes_down_keeps_answering_and_catches_up(
     proxy.down()
     answers = [await timed_search(searcher, f"d{n} x", request_id="chat") for n in range(4)]
     answers += [await timed_search(searcher, "fresh scope")]
-    for position, (seconds, response) in enumerate(answers):
+    for seconds, response in answers:
         assert seconds < 3
         assert response.status == "partial" and response.items  # type: ignore[attr-defined]
         assert {w.provider for w in response.warnings} == {"store"}  # type: ignore[attr-defined]
         logs = " ".join(log.message for log in response.trace[0].logs)  # type: ignore[attr-defined]
-        # The first search finds the store down as it numbers; its record is queued and only
-        # then fails. From then on the writer knows, and every search says so.
+        # Each search finds the store down as it numbers, or its record waiting to be retried.
         assert "not persisted" in logs or "could not store" in logs
-        assert position == 0 or "could not store the search record" in logs
+    # The last one waited for its (new scope's) numbering, which the writer could not commit.
+    logs = " ".join(log.message for log in answers[-1][1].trace[0].logs)  # type: ignore[attr-defined]
+    assert "could not store the search record" in logs
     assert any("retrying" in r.getMessage() for r in caplog.records)
     proxy.state = "up"
     assert await written(store)
@@ -158,7 +159,6 @@ async def test_a_hung_store_never_holds_answers_longer_than_the_wait(
             ErrorCode.TIMEOUT,
             ErrorCode.NETWORK_ERROR,
         }
-    assert store.writer.problem is not None  # known to hang: nobody waits for it any more
     later, _ = await timed_search(searcher, "after z", request_id="chat")
     assert later < 2
     proxy.state = "up"
