@@ -206,8 +206,9 @@ class SearchStore(Closable):
             await self.writer.asubmit(write, wait=self.wait)
         except SearchError as exc:
             return exc
-        if self.writer.problem is not None:
-            return self._unavailable(self.writer.problem)
+        known = self.writer.problem or self._gate.problem  # the writer's, or this search's own
+        if known is not None:
+            return self._unavailable(known)
         if not (citations or self.sync):
             return None
         try:
