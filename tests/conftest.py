@@ -9,9 +9,22 @@ from collections.abc import Iterator
 import pytest
 
 #: Environment variables that would leak a developer's real setup into the tests.
-_LEAKY_PREFIXES = ("UNIFIED_SEARCH_", "TAVILY_", "SERPER_", "SERPAPI_", "BRAVE_", "EXA_", "JINA_", "COHERE_", "SEARXNG_", "OPENAI_")
+_LEAKY_PREFIXES = (
+    "UNIFIED_SEARCH_",
+    "TAVILY_",
+    "SERPER_",
+    "SERPAPI_",
+    "BRAVE_",
+    "EXA_",
+    "JINA_",
+    "COHERE_",
+    "SEARXNG_",
+    "OPENAI_",
+)
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POSTGRES_URL = os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 

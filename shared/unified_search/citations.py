@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from unified_search.citation_format import Lookup, cited, fields_of, format_citation
 from unified_search.config import CitationConfig
-from unified_search.tokens import count_tokens, truncate_tokens
+from unified_search.tokens import count_tokens, count_tokens_cached, truncate_tokens
 from unified_search.types import (
     Reference,
     ReferenceContext,
@@ -31,6 +31,9 @@ from unified_search.types import (
 
 # XML 1.0 forbids most control characters even when escaped; they are dropped.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# Characters that escaping changes in content and in attributes; text without any is kept as is.
+_TEXT_SPECIAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff&<>\r]")
+_ATTR_SPECIAL = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff&<>\r"\n\t]')
 _ELLIPSIS = " …"
 # Below this many tokens of room, a reference is omitted rather than shown as a stub.
 _MIN_CONTENT_TOKENS = 16
@@ -187,6 +190,8 @@ def _valid_id(cid: str) -> bool:
 
 def escape_text(text: str) -> str:
     """Escape text for XML element content; no markup in it can close or open an element."""
+    if _TEXT_SPECIAL.search(text) is None:
+        return text
     text = _INVALID_XML.sub("", text)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("\r", "&#13;")
@@ -194,6 +199,8 @@ def escape_text(text: str) -> str:
 
 def escape_attr(text: str) -> str:
     """Escape text for a double-quoted XML attribute."""
+    if _ATTR_SPECIAL.search(text) is None:
+        return text
     return escape_text(text).replace('"', "&quot;").replace("\n", "&#10;").replace("\t", "&#9;")
 
 
@@ -211,9 +218,9 @@ def _open_tag(ref: Reference, *, index: bool = False) -> str:
     return f"<ref {rendered}>"
 
 
-def render_ref(ref: Reference) -> str:
+def render_ref(ref: Reference, *, index: bool = False) -> str:
     """Render one reference as a whole ``<ref>`` element (no token budget applied)."""
-    return f"{_open_tag(ref)}{escape_text(ref.content)}</ref>"
+    return f"{_open_tag(ref, index=index)}{escape_text(ref.content)}</ref>"
 
 
 @dataclass
@@ -233,16 +240,16 @@ def references_xml(
     reference with no room left at all is reported in ``omitted``. ``index``
     adds each reference's number, for citation formats that use ``{index}``.
     """
-    packing = _Packing(budget=max_tokens - count_tokens("<references>\n</references>"))
+    packing = _Packing(budget=max_tokens - count_tokens_cached("<references>\n</references>"))
     for ref in references:
         opening = _open_tag(ref, index=index)
-        overhead = count_tokens(f"{opening}</ref>\n")
+        overhead = count_tokens_cached(f"{opening}</ref>\n")
         room = packing.budget - overhead
         if room < (_MIN_CONTENT_TOKENS if ref.content else 0):
             packing.omitted.append(ref.id)
             continue
         body = escape_text(ref.content)
-        used = count_tokens(body)
+        used = count_tokens_cached(body)
         if used > room:
             body, used = _shrink(ref.content, room)
             packing.truncated.append(ref.id)
@@ -327,29 +334,45 @@ REFINE_INSTRUCTION = (
 
 
 def build_context(items: Sequence[ResultItem], config: CitationConfig) -> ReferenceContext:
-    """Turn cited items into references, their XML and the citation prompt."""
+    """Turn cited items into references, their XML and the citation prompt.
+
+    Tokens are counted only when the budget can bind: a token is at least one
+    byte, so when the whole block's UTF-8 size leaves ``_MIN_CONTENT_TOKENS`` of
+    room, every reference fits whole and the exact packing would change nothing.
+    """
     references = [Reference.from_item(item) for item in items]
     if not references:
         return ReferenceContext()
+    prompt = citation_prompt(config, references) if config.auto_inject_prompt else ""
+    index = "index" in fields_of(config.format)
+    xml = _wrap([render_ref(ref, index=index) for ref in references])
+    if len(xml.encode()) + _MIN_CONTENT_TOKENS <= config.max_tokens:
+        return ReferenceContext(references=references, xml=xml, prompt=prompt)
+    return packed_context(references, config).model_copy(update={"prompt": prompt})
+
+
+def packed_context(references: Sequence[Reference], config: CitationConfig) -> ReferenceContext:
+    """Pack ``references`` into the token budget, counting every part (no prompt)."""
     budget = config.max_tokens
     index = "index" in fields_of(config.format)
     while True:
         packing = references_xml(references, budget, index=index)
-        xml = "<references>\n" + "".join(part + "\n" for part in packing.parts) + "</references>"
+        xml = _wrap(packing.parts)
         tokens = count_tokens(xml)
         # Token counts of joined parts can differ slightly from their sum; pack again tighter.
         if tokens <= config.max_tokens or budget <= 0:
             break
         budget -= tokens - config.max_tokens
-    prompt = citation_prompt(config, references) if config.auto_inject_prompt else ""
     return ReferenceContext(
-        references=references,
+        references=list(references),
         xml=xml,
-        prompt=prompt,
-        tokens=tokens,
         truncated=packing.truncated,
         omitted=packing.omitted,
     )
+
+
+def _wrap(parts: Sequence[str]) -> str:
+    return "<references>\n" + "".join(part + "\n" for part in parts) + "</references>"
 
 
 @dataclass(frozen=True)

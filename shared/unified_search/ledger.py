@@ -21,8 +21,9 @@ waiting for the WAL flush (``synchronous_commit = off``) and SQLite runs in WAL
 mode with ``synchronous = NORMAL``. A crash of the process loses nothing; a
 crash of the database server or the machine may lose the last moments of
 numbering, but never numbering that a search record saved after it depends on:
-both databases write their log in order, and the record's own durable commit
-flushes everything before it.
+a new scope's numbering is written in the same transaction as its record, and
+both databases write their log in order, so a record's commit (durable in a
+``sync`` store) keeps everything before it.
 """
 
 from __future__ import annotations
@@ -89,21 +90,24 @@ class Ledger:
         self._select = select(ids.c.item, ids.c.ref_index).where(
             tuple_(ids.c.scope, ids.c.item).in_(bindparam("keys", expanding=True))
         )
-        self._raise = (
+        raise_counter = (
             insert(scopes)
             .values(scope=bindparam("scope"), last_index=bindparam("first"))
             .on_conflict_do_update(
                 index_elements=["scope"], set_={"last_index": current + bindparam("count")}
             )
-            .returning(scopes.c.last_index)
         )
+        self._raise = raise_counter.returning(scopes.c.last_index)
         self._add = insert(ids).on_conflict_do_nothing().returning(ids.c.item)
+        # For writing many scopes at once, where nothing is read back.
+        self._raise_many = raise_counter
+        self._add_many = insert(ids).on_conflict_do_nothing()
 
     def allocate(
         self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
     ) -> dict[str, int]:
         """Return the index of every key in ``scope``, numbering new keys after ``floor`` at least."""
-        self._without_waiting_for_disk(conn)
+        self.without_waiting_for_disk(conn)
         hashes = {key: item_hash(key) for key in keys}
         found = self._indices(conn, scope, list(hashes.values()))
         new = [h for h in dict.fromkeys(hashes.values()) if h not in found]
@@ -118,13 +122,31 @@ class Ledger:
 
     def remember(self, conn: Connection, scope: str, indices: Mapping[str, int]) -> None:
         """Record indices handed out in memory (a scope nobody else knew yet)."""
-        if not indices:
-            return
-        self._without_waiting_for_disk(conn)
-        self._raise_counter(conn, scope, max(indices.values()), 0)
-        self._insert_ids(conn, scope, {item_hash(k): i for k, i in indices.items()})
+        self.without_waiting_for_disk(conn)
+        self.remember_many(conn, [(scope, indices)])
 
-    def _without_waiting_for_disk(self, conn: Connection) -> None:
+    def remember_many(
+        self, conn: Connection, scopes: Sequence[tuple[str, Mapping[str, int]]]
+    ) -> None:
+        """Record the in-memory numbering of several fresh scopes, two statements in all."""
+        entries = [(scope, indices) for scope, indices in scopes if indices]
+        if not entries:
+            return
+        counters = [
+            {"scope": scope, "first": top, "floor": top, "count": 0}
+            for scope, indices in entries
+            for top in [max(indices.values())]
+        ]
+        conn.execute(self._raise_many, counters)
+        rows = [
+            {"scope": scope, "item": item_hash(key), "ref_index": index}
+            for scope, indices in entries
+            for key, index in indices.items()
+        ]
+        conn.execute(self._add_many, rows)
+
+    def without_waiting_for_disk(self, conn: Connection) -> None:
+        """Let this transaction commit without waiting for PostgreSQL's WAL flush (see above)."""
         if self._postgres:
             conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
 

@@ -5,19 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unified_search.config import Weights
-from unified_search.types import ResultItem, SearchResult
+from unified_search.types import ResultItem, SearchResult, SearchType, Source
 from unified_search.urls import secure_url
 
 
 def weighted_items(result: SearchResult, weights: Weights) -> list[ResultItem]:
     """Stamp each item of ``result`` with the result's source and that source's weight."""
     weight = weights.of(result.source)
-    return [
-        item
-        if item.weight == weight and item.source is result.source
-        else item.model_copy(update={"weight": weight, "source": result.source})
-        for item in result.items
-    ]
+    return [stamped(item, result.source, weight) for item in result.items]
+
+
+def stamped(
+    item: ResultItem, source: Source, weight: float, type_: SearchType | None = None
+) -> ResultItem:
+    """Return ``item`` with this source, weight (and type): one copy, none when it has them."""
+    changes: dict[str, object] = {}
+    if type_ is not None and item.type is not type_:
+        changes["type"] = type_
+    if item.weight != weight or item.source is not source:
+        changes |= {"weight": weight, "source": source}
+    return item.model_copy(update=changes) if changes else item
 
 
 def dedup(items: Sequence[ResultItem]) -> list[ResultItem]:

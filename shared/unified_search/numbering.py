@@ -8,8 +8,8 @@ where the scope stopped.
 
 A scope the engine generated itself (``new_scope``) is known to nobody else
 until its first answer is out, so its first numbering is done in memory with no
-database round trip and written afterwards with ``aremember`` (the caller writes
-it no later than the search record). Every later numbering of any scope goes
+database round trip of its own and written afterwards, before the answer, with
+the search record (``SearchStore.arecord``; ``aremember`` writes it alone). Every later numbering of any scope goes
 through the store in one short transaction. When the store fails, numbering
 continues in memory, above every index this process has seen, and the result
 says the IDs were not persisted.
@@ -56,7 +56,8 @@ class Numbered:
 
     items: list[ResultItem]
     persisted: bool | None = None
-    problem: str | None = None
+    problem: SearchError | None = None
+    """Why the store could not number the items (they were numbered in memory)."""
     unwritten: dict[str, int] = field(default_factory=dict)
 
 
@@ -105,7 +106,7 @@ class Numbering:
             indices = await self._from_ledger(self.ledger, scope, allocator, items)
         except SearchError as exc:
             logger.error("citation IDs of %s kept in memory only: %s", scope, exc)
-            return Numbered(allocator.assign(items), persisted=False, problem=str(exc))
+            return Numbered(allocator.assign(items), persisted=False, problem=exc)
         return Numbered(_with_ids(items, indices), persisted=True)
 
     async def aremember(self, scope: str, indices: Mapping[str, int]) -> str | None:

@@ -73,6 +73,13 @@ class StoreGate:
         self._mark_up()
         return result
 
+    @property
+    def problem(self) -> str | None:
+        """Why the store is taken as down right now (``None`` when it is not)."""
+        with self._lock:
+            down = self._down_until > time.monotonic()
+            return self._problem if down else None
+
     def close(self) -> None:
         """Stop the threads; calls still blocked in a dead database are left to their driver."""
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -12,12 +12,20 @@ The table shapes and the record ↔ row conversions used by
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 from sqlalchemy import (
     JSON as SQL_JSON,
@@ -59,6 +67,7 @@ _SENSITIVE_KEY = re.compile(
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
+@functools.lru_cache(maxsize=4096)
 def is_sensitive_key(key: str) -> bool:
     """Tell whether a configuration key names a credential (``TAVILY_API_KEY``, ``apiKey`` ...)."""
     words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").lower()
@@ -87,7 +96,24 @@ def _is_raw_secret(value: Any) -> bool:
 
 
 def config_json(config: SearchConfig) -> JSON:
-    """Serialise ``config`` for storage, with secrets as variable names and raw keys removed."""
+    """Serialise ``config`` for storage, with secrets as variable names and raw keys removed.
+
+    The last configuration's form is remembered: a service records the same one
+    with every search (configurations are values, never changed in place).
+    """
+    global _last_config
+    remembered = _last_config
+    if remembered is not None and remembered[0] is config:
+        return remembered[1]
+    result = _config_json(config)
+    _last_config = (config, result)
+    return result
+
+
+_last_config: tuple[SearchConfig, JSON] | None = None
+
+
+def _config_json(config: SearchConfig) -> JSON:
     try:
         dumped: JSON = config.model_dump(mode="json")
     except PydanticSerializationError:
@@ -153,7 +179,9 @@ class SearchRecord(BaseModel):
 
     @field_validator("config")
     @classmethod
-    def _no_credentials(cls, value: JSON) -> JSON:
+    def _no_credentials(cls, value: JSON, info: ValidationInfo) -> JSON:
+        if info.context and info.context.get("redacted"):  # built by ``records_from_response``
+            return value
         redacted: JSON = redact(value)
         return redacted
 
@@ -220,7 +248,7 @@ def _record(
     config: JSON,
     created_at: datetime,
 ) -> SearchRecord:
-    return SearchRecord(
+    fields = dict(
         request_id=response.request_id,
         chat_id=response.chat_id,
         query=result.query,
@@ -239,12 +267,15 @@ def _record(
         error=result.error,
         created_at=created_at,
     )
+    # The configuration comes from ``config_json``, already without credentials.
+    return SearchRecord.model_validate(fields, context={"redacted": True})
 
 
 # -- table rows -------------------------------------------------------------------------------
 
 # The reference fields that have their own column; the rest is kept as JSON in ``extra``.
 _REF_COLUMNS = {"id", "index", "type", "title", "url", "content"}
+_REF_EXTRA = [name for name in Reference.model_fields if name not in _REF_COLUMNS]
 
 
 def define_tables(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
@@ -332,12 +363,31 @@ def _text(value: str) -> str:
 
 
 def record_row(record: SearchRecord) -> dict[str, Any]:
-    """Return the records-table row of ``record`` (its references are listed by index only)."""
-    data = record.model_dump(mode="json", exclude={"id", "references", "created_at", "deleted_at"})
-    for name in ("query", "xml", "prompt"):
-        data[name] = _text(data[name])
-    data["reference_indices"] = [ref.index for ref in record.references]
-    return {**data, "created_at": record.created_at, "deleted_at": record.deleted_at}
+    """Return the records-table row of ``record`` (its references are listed by index only).
+
+    JSON columns get plain Python values; the store's JSON encoder turns anything
+    else (dates, decimals) into JSON as pydantic would.
+    """
+    return {
+        "request_id": record.request_id,
+        "chat_id": record.chat_id,
+        "query": _text(record.query),
+        "type": record.type.value,
+        "source": record.source.value,
+        "config": record.config,
+        "keywords": record.keywords,
+        "entities": [entity.model_dump(mode="json") for entity in record.entities],
+        "relations": [relation.model_dump(mode="json") for relation in record.relations],
+        "dsl": record.dsl,
+        "reference_indices": [ref.index for ref in record.references],
+        "graph": [node.model_dump(mode="json") for node in record.graph],
+        "xml": _text(record.xml),
+        "prompt": _text(record.prompt),
+        "duration_ms": record.duration_ms,
+        "error": None if record.error is None else record.error.model_dump(mode="json"),
+        "created_at": record.created_at,
+        "deleted_at": record.deleted_at,
+    }
 
 
 def record_from_row(row: Any, by_index: dict[int, Reference]) -> SearchRecord:
@@ -359,7 +409,7 @@ def reference_row(record_id: int, request_id: str, ref: Reference) -> dict[str, 
         "title": _text(ref.title),
         "url": None if ref.url is None else _text(ref.url),
         "content": _text(ref.content),
-        "extra": ref.model_dump(mode="json", exclude=_REF_COLUMNS),
+        "extra": {name: getattr(ref, name) for name in _REF_EXTRA},
     }
 
 

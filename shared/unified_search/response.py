@@ -40,6 +40,9 @@ class SearchResponse(BaseModel):
     context: ReferenceContext = Field(default_factory=ReferenceContext)
     duration_ms: float = 0.0
     trace: list[TraceNode] = Field(default_factory=list)
+    warnings: list[ErrorInfo] = Field(default_factory=list)
+    """What failed around an answer that still came: the search record or its citation
+    numbering not stored (``provider="store"``; ``retryable`` when it is queued and retried)."""
 
     @property
     def references(self) -> list[Reference]:
@@ -55,10 +58,13 @@ class SearchResponse(BaseModel):
 
     @property
     def status(self) -> Status:
-        """``ok``, ``partial`` (something failed), ``failed`` (everything failed) or ``empty``."""
+        """``ok``, ``partial`` (something failed), ``failed`` (everything failed) or ``empty``.
+
+        A source failing, or the answer not being stored (``warnings``), makes it ``partial``.
+        """
         done = [result for result in self.results if result is not None]
         if done and all(result.error is not None for result in done):
             return "failed"
-        if self.errors:
+        if self.errors or self.warnings:
             return "partial"
         return "ok" if self.items else "empty"

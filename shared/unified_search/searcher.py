@@ -20,10 +20,10 @@ from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
 from unified_search.delegated_search import delegating
 from unified_search.delegates import Delegates
-from unified_search.errors import ErrorCode, SearchError, as_search_error
+from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, LogLevel
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
-from unified_search.merge import merge, weighted_items
+from unified_search.merge import merge, stamped
 from unified_search.numbering import Numbered, Numbering
 from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
@@ -275,7 +275,7 @@ class Searcher(Closable):
             duration_ms=(time.perf_counter() - started) * 1000,
         )
         await trace.results(response.references)
-        persisted = await self._keep(response, numbered, config, trace)
+        persisted, warnings = await self._keep(response, numbered, config, trace)
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
@@ -286,7 +286,7 @@ class Searcher(Closable):
                 **({} if persisted is None else {"citations_persisted": persisted}),
             },
         )
-        return response.model_copy(update={"trace": trace.nodes})
+        return response.model_copy(update={"trace": trace.nodes, "warnings": warnings})
 
     def _job(
         self,
@@ -327,7 +327,8 @@ class Searcher(Closable):
         try:
             async with asyncio.timeout(ctx.config.options.timeout):
                 result = await fetch(request, ctx)
-            result = _normalise(result, request, ctx.config.weights)
+            duration = (time.perf_counter() - started) * 1000
+            result = _normalise(result, request, ctx.config.weights, duration)
         except asyncio.CancelledError:
             await trace.item_cancelled(node)
             raise
@@ -338,9 +339,8 @@ class Searcher(Closable):
                 if isinstance(exc, TimeoutError)
                 else as_search_error(exc)
             )
-            result = _failed(request, error)
-        duration = (time.perf_counter() - started) * 1000
-        result = result.model_copy(update={"duration_ms": duration})
+            duration = (time.perf_counter() - started) * 1000
+            result = _failed(request, error, duration)
         output = {"result_count": len(result.items), "duration_ms": round(duration, 3)}
         await trace.item_finished(node, output, result.error)
         return result
@@ -384,31 +384,27 @@ class Searcher(Closable):
 
     async def _keep(
         self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace
-    ) -> bool | None:
-        """Store the record and a fresh scope's numbering; say whether the IDs are persisted."""
+    ) -> tuple[bool | None, list[ErrorInfo]]:
+        """Hand the record and a fresh scope's numbering to the store; report what is not stored.
+
+        Returns whether the citation IDs are persisted (``None`` without a store) and
+        the warnings for the response.
+        """
         if self.store is None:
-            return None
-        problems = await asyncio.gather(
-            self._record(response, config),
-            self.numbering.aremember(response.request_id, numbered.unwritten),
-        )
-        problem = numbered.problem or problems[1]
+            return None, []
+        problem = await self.store.arecord(response, config, numbered.unwritten)
+        unpersisted = numbered.problem or (problem if numbered.unwritten else None)
+        warnings: list[ErrorInfo] = []
+        if unpersisted is not None:
+            message = f"citation IDs were not persisted: {unpersisted.message}"
+            warnings.append(unpersisted.info().model_copy(update={"message": message}))
+            await trace.root_log("error", message)
         if problem is not None:
-            await trace.root_log("error", f"citation IDs were not persisted: {problem}")
-        if problems[0] is not None:
-            await trace.root_log("error", f"could not store the search record: {problems[0]}")
-        return problem is None
-
-    async def _record(self, response: SearchResponse, config: SearchConfig) -> str | None:
-        from unified_search.store import records_from_response
-
-        assert self.store is not None
-        try:
-            await self.store.asave(records_from_response(response, config))
-        except Exception as exc:  # storage trouble is reported, the answer still reaches the caller
-            logger.error("could not store search %s: %s", response.request_id, exc)
-            return str(exc)
-        return None
+            message = f"could not store the search record: {problem.message}"
+            logger.error("search %s: %s", response.request_id, message)
+            warnings.append(problem.info().model_copy(update={"message": message}))
+            await trace.root_log("error", message)
+        return unpersisted is None, warnings
 
     # -- sync twins -----------------------------------------------------------------------
 
@@ -532,24 +528,34 @@ def _skip_reason(
     return None
 
 
-def _normalise(result: SearchResult, request: SearchRequest, weights: Weights) -> SearchResult:
-    """Make a handler's result consistent with the request it answered, and weigh it.
+def _normalise(
+    result: SearchResult, request: SearchRequest, weights: Weights, duration_ms: float
+) -> SearchResult:
+    """Make a handler's result consistent with the request it answered, weigh it, time it.
 
     Weighing here, as each result arrives, keeps that work off the critical path
-    that starts when the slowest source answers.
+    that starts when the slowest source answers. One copy of the result, none of
+    an item that is already right.
     """
-    items = [
-        item if item.type is request.type else item.model_copy(update={"type": request.type})
-        for item in result.items
-    ]
-    total = result.total or len(items)
-    fitted = result.model_copy(update={"items": items, "source": request.source, "total": total})
-    return fitted.model_copy(update={"items": weighted_items(fitted, weights)})
+    weight = weights.of(request.source)
+    items = [stamped(item, request.source, weight, request.type) for item in result.items]
+    return result.model_copy(
+        update={
+            "items": items,
+            "source": request.source,
+            "total": result.total or len(items),
+            "duration_ms": duration_ms,
+        }
+    )
 
 
-def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
+def _failed(request: SearchRequest, error: SearchError, duration_ms: float = 0.0) -> SearchResult:
     return SearchResult(
-        type=request.type, query=request.query, source=request.source, error=error.info()
+        type=request.type,
+        query=request.query,
+        source=request.source,
+        error=error.info(),
+        duration_ms=duration_ms,
     )
 
 

@@ -15,6 +15,16 @@ reference of the call is stored, or nothing is. Soft-deleted records stay in the
 table with ``deleted_at`` set and are invisible to the getters; a reference is
 visible while a visible record of its request lists it.
 
+Search records reach the database through a ``RecordWriter`` (see
+``unified_search.writer``): ``arecord`` queues a search's records and the writer
+commits many searches per transaction. By default a search waits only for what
+others could depend on (the numbering of a scope it created); with
+``sync=True`` it also waits for its records. Either wait lasts at most ``wait``
+seconds: a slow or unreachable store never holds an answer longer, the answer
+says what was not stored, and the writer keeps retrying. Reads first wait (as
+long) for this store's queued records, so a process always reads its own searches;
+another process sees them once committed, a few milliseconds later.
+
 Errors: a URL whose dialect or driver is not available fails with
 ``SearchError(UNSUPPORTED)``; a database that cannot be reached (or fails while
 in use) with ``SearchError(NETWORK_ERROR)``, which is retryable; any other
@@ -27,30 +37,19 @@ everywhere. The table shapes and row conversions live in ``unified_search.record
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
-from math import ceil
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    MetaData,
-    Table,
-    create_engine,
-    event,
-    select,
-    update,
-)
+from sqlalchemy import Connection, MetaData, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.pool import StaticPool
 
 from unified_search._lifecycle import Closable
+from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.ledger import Ledger, define_ledger
 from unified_search.outage import StoreGate
@@ -65,20 +64,23 @@ from unified_search.records import (
     reference_from_row,
     reference_row,
 )
+from unified_search.response import SearchResponse
+from unified_search.store_engine import (
+    DIALECTS,
+    first_opening,
+    in_memory,
+    open_engine,
+    reason,
+    safe_url,
+)
 from unified_search.types import Reference, SearchType, Source
+from unified_search.writer import Built, PendingWrite, RecordWriter
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}")
-# Dialects with an insert-or-ignore (``ON CONFLICT DO NOTHING``), which keeps the first reference.
-_DIALECTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
-    "sqlite": sqlite.insert,
-    "postgresql": postgresql.insert,
-}
 # PostgreSQL advisory lock taken while creating tables: any fixed number, the same in every process.
 _CREATE_LOCK = 7261020417
-# Seconds a SQLite writer waits for another writer's lock before failing.
-_SQLITE_BUSY_SECONDS = 30
 
 
 def default_url() -> str:
@@ -98,8 +100,13 @@ class SearchStore(Closable):
         echo: log every SQL statement (SQLAlchemy's ``echo``).
         table_prefix: prepended to both table names, so several stores (or test
             runs) can share one database.
-        timeout: seconds a search waits for the store (numbering, its record) before
-            it answers without it; see ``unified_search.outage``.
+        timeout: seconds any database call may take (connect, statement, lock wait;
+            see ``unified_search.store_engine``), and how long ``close`` keeps
+            retrying queued records on a store that is down.
+        wait: seconds a search waits for the store (numbering, its record's commit)
+            before it answers without it.
+        sync: every search waits until its record is committed, on disk.
+        max_pending: searches queued for the writer before searches slow down.
 
     Example:
         >>> with SearchStore("sqlite:///:memory:") as store:
@@ -115,26 +122,41 @@ class SearchStore(Closable):
         echo: bool = False,
         table_prefix: str = "",
         timeout: float = 5.0,
+        wait: float = 1.0,
+        sync: bool = False,
+        max_pending: int = 10_000,
     ) -> None:
         if table_prefix and _PREFIX.fullmatch(table_prefix) is None:
             raise ValueError("table_prefix must be a short SQL identifier (letters, digits, _)")
+        for name, value in (("timeout", timeout), ("wait", wait), ("max_pending", max_pending)):
+            if value <= 0:
+                raise ValueError(f"{name} must be positive")
         self.url = url or default_url()
+        self.timeout, self.wait, self.sync = timeout, wait, sync
         self.metadata = MetaData()
         self.records, self.references = define_tables(self.metadata, table_prefix)
-        self.engine = _engine(self.url, echo=echo, timeout=timeout)
-        self._gate = StoreGate(f"the search store at {_safe(self.url)}", timeout=timeout)
+        self.engine = open_engine(self.url, echo=echo, timeout=timeout, durable=sync)
         # An in-memory SQLite database is one shared connection: one caller at a time.
         self._guard: AbstractContextManager[Any] = (
-            threading.Lock() if _in_memory(self.engine) else nullcontext()
+            threading.Lock() if in_memory(self.engine.url) else nullcontext()
         )
-        self._insert = _DIALECTS[self.engine.dialect.name]
+        self._insert = DIALECTS[self.engine.dialect.name]
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect.name)
+        # The async twins run on the store's own threads, within ``timeout``.
+        self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
+        self.writer = RecordWriter(
+            self._write_batch, max_pending=max_pending, close_timeout=timeout, stall=wait
+        )
         self._create_tables()
 
     def _create_tables(self) -> None:
-        """Create the tables; workers starting together take turns (PostgreSQL would clash)."""
-        with self._connection() as conn:
+        """Create the tables; workers starting together take turns (SQLite and PostgreSQL would clash)."""
+        with (
+            self._translate(),
+            first_opening(self.engine, self.timeout),
+            self._connection() as conn,
+        ):
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_CREATE_LOCK})")
             self.metadata.create_all(conn)
@@ -142,7 +164,7 @@ class SearchStore(Closable):
     # -- writing --------------------------------------------------------------------------
 
     def save(self, records: Sequence[SearchRecord]) -> list[SearchRecord]:
-        """Store ``records`` in one transaction and return them with their ids.
+        """Store ``records`` in one transaction now (not through the writer); return them with ids.
 
         Raises:
             ValueError: a record is invalid (nothing is stored).
@@ -152,22 +174,123 @@ class SearchStore(Closable):
         if not checked:
             return []
         with self._connection() as conn:
-            return [self._save_one(conn, record) for record in checked]
+            ids = self._insert_records(conn, checked)
+        return [
+            record.model_copy(update={"id": id_}) for record, id_ in zip(checked, ids, strict=True)
+        ]
 
-    def _save_one(self, conn: Connection, record: SearchRecord) -> SearchRecord:
-        insert = self.records.insert().values(**record_row(record)).returning(self.records.c.id)
-        record_id = int(conn.execute(insert).scalar_one())
-        if record.references:
-            rows = [reference_row(record_id, record.request_id, ref) for ref in record.references]
+    async def arecord(
+        self,
+        response: SearchResponse,
+        config: SearchConfig,
+        citations: Mapping[str, int] | None = None,
+    ) -> SearchError | None:
+        """Hand the records of ``response`` to the writer; return what went wrong, if anything.
+
+        Args:
+            response: the answered search.
+            config: the configuration it ran with (stored without credentials).
+            citations: the numbering of a scope the search created, written with its records.
+
+        The call waits (at most ``wait`` seconds) for the commit when ``citations``
+        are given, since another process may continue the scope as soon as the
+        answer is out, and for every search when the store is ``sync``. A returned
+        error says the records (and numbering) are not committed yet: still queued
+        and retried (``retryable``), or refused when the queue stayed full.
+        """
+        write = PendingWrite(
+            response.request_id,
+            functools.partial(records_from_response, response, config),
+            dict(citations or {}),
+        )
+        try:
+            await self.writer.asubmit(write, wait=self.wait)
+        except SearchError as exc:
+            return exc
+        known = self.writer.problem or self._gate.problem  # the writer's, or this search's own
+        if known is not None:
+            return self._unavailable(known)
+        if not (citations or self.sync):
+            return None
+        try:
+            if await self.writer.await_commit(write, wait=self.wait):
+                return None
+        except Exception as exc:  # the write was dropped: it failed on its own
+            return (
+                exc
+                if isinstance(exc, SearchError)
+                else SearchError(
+                    ErrorCode.UNKNOWN,
+                    f"the search record could not be built: {exc}",
+                    provider="store",
+                )
+            )
+        if self.writer.problem is not None:
+            return self._unavailable(self.writer.problem)
+        return SearchError(
+            ErrorCode.TIMEOUT,
+            f"not written within {self.wait:g} s; it stays queued ({self.writer.pending} waiting)",
+            provider="store",
+            retryable=True,
+        )
+
+    def flush(self) -> bool:
+        """Wait (up to ``timeout`` s) until every queued record is committed; tell whether it was."""
+        return self.writer.flush(self.timeout)
+
+    async def aflush(self) -> bool:
+        """Async twin of ``flush``."""
+        return await asyncio.to_thread(self.flush)
+
+    def _unavailable(self, problem: str) -> SearchError:
+        return SearchError(
+            ErrorCode.NETWORK_ERROR,
+            f"the store is unavailable, records are queued and retried: {problem}",
+            provider="store",
+            retryable=True,
+        )
+
+    def _write_batch(self, batch: Sequence[Built]) -> None:
+        """Write the searches of ``batch`` in one transaction (the writer's thread calls this)."""
+        fresh = [(b.write.request_id, b.write.citations) for b in batch if b.write.citations]
+        records = [record for b in batch for record in b.records]
+        if not (fresh or records):
+            return
+        with self._connection() as conn:
+            if not self.sync:
+                self.ledger.without_waiting_for_disk(conn)
+            self.ledger.remember_many(conn, fresh)
+            if records:
+                self._insert_records(conn, records)
+
+    def _insert_records(self, conn: Connection, records: Sequence[SearchRecord]) -> list[int]:
+        """Insert ``records`` and their references (the first stored copy of each is kept)."""
+        # PostgreSQL returns the ids in the rows' order in one statement. SQLite would run one
+        # statement per row for that; in one statement it gives each row the next rowid, in
+        # order, and BEGIN IMMEDIATE holds the write lock, so the sorted ids are in row order.
+        in_order = self.engine.dialect.name == "postgresql"
+        insert = self.records.insert().returning(
+            self.records.c.id, sort_by_parameter_order=in_order
+        )
+        ids = [int(id_) for id_ in conn.execute(insert, [record_row(r) for r in records]).scalars()]
+        if not in_order:
+            ids.sort()
+        rows = [
+            reference_row(record_id, record.request_id, ref)
+            for record_id, record in zip(ids, records, strict=True)
+            for ref in record.references
+        ]
+        if rows:
             statement = self._insert(self.references).on_conflict_do_nothing(
                 index_elements=["request_id", "ref_index"]
             )
             conn.execute(statement, rows)
-        return record.model_copy(update={"id": record_id})
+        return ids
 
     def delete_chat(self, chat_id: str) -> int:
         """Soft-delete every record of ``chat_id``; return how many were deleted."""
         _require_text("chat_id", chat_id)
+        self.writer.flush(self.wait)  # the records still queued are deleted too
         statement = (
             update(self.records)
             .where(self.records.c.chat_id == chat_id, self.records.c.deleted_at.is_(None))
@@ -201,8 +324,24 @@ class SearchStore(Closable):
     async def aallocate_citations(
         self, scope: str, keys: Sequence[str], *, floor: int = 0
     ) -> dict[str, int]:
-        """Async twin of ``allocate_citations``."""
-        return await self._gate.call(self.allocate_citations, scope, keys, floor=floor)
+        """Async twin of ``allocate_citations``, answering within ``wait`` seconds or failing.
+
+        A search waits for this, so a store the writer already knows to be failing
+        is not asked at all (``NETWORK_ERROR``), and one that takes longer than
+        ``wait`` fails with ``TIMEOUT``: the numbering then continues in memory.
+        """
+        if self.writer.problem is not None:
+            raise self._unavailable(self.writer.problem)
+        call = self._gate.call(self.allocate_citations, scope, keys, floor=floor)
+        try:
+            return await asyncio.wait_for(call, self.wait)
+        except TimeoutError:
+            raise SearchError(
+                ErrorCode.TIMEOUT,
+                f"the search store at {safe_url(self.url)} did not number within {self.wait:g} s",
+                provider="store",
+                retryable=True,
+            ) from None
 
     async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
         """Async twin of ``remember_citations``."""
@@ -213,6 +352,7 @@ class SearchStore(Closable):
     def get_searches(self, request_id: str, *, include_deleted: bool = False) -> list[SearchRecord]:
         """Return the records of ``request_id`` in save order (soft-deleted ones only if asked)."""
         _require_text("request_id", request_id)
+        self.writer.flush(self.wait)  # read this process's own searches
         statement = select(self.records).where(self.records.c.request_id == request_id)
         if not include_deleted:
             statement = statement.where(self.records.c.deleted_at.is_(None))
@@ -224,6 +364,7 @@ class SearchStore(Closable):
     def get_reference(self, request_id: str, index: int) -> Reference | None:
         """Return reference ``index`` (1-based) of ``request_id``, or ``None`` if it is not stored."""
         _require_text("request_id", request_id)
+        self.writer.flush(self.wait)  # read this process's own searches
         if index < 1:
             raise ValueError("index must be at least 1")
         with self._connection() as conn:
@@ -234,6 +375,7 @@ class SearchStore(Closable):
     def get_references(self, request_id: str) -> list[Reference]:
         """Return every visible reference of ``request_id``, ordered by index."""
         _require_text("request_id", request_id)
+        self.writer.flush(self.wait)  # read this process's own searches
         with self._connection() as conn:
             visible = self._visible_indices(conn, request_id)
             stored = self._references_of(conn, request_id, None) if visible else {}
@@ -260,6 +402,7 @@ class SearchStore(Closable):
         if chat_id is not None:
             _require_text("chat_id", chat_id)
         filters = record_filters(self.records, chat_id, source, include_deleted=include_deleted)
+        self.writer.flush(self.wait)  # read this process's own searches
         statement = select(self.records).where(*filters)
         statement = statement.order_by(self.records.c.id.desc()).limit(limit)
         with self._connection() as conn:
@@ -309,23 +452,24 @@ class SearchStore(Closable):
         except sa_exc.OperationalError as exc:
             raise SearchError(
                 ErrorCode.NETWORK_ERROR,
-                f"the search store at {_safe(self.url)} is unavailable: {_reason(exc)}",
+                f"the search store at {safe_url(self.url)} is unavailable: {reason(exc)}",
                 provider="store",
             ) from exc
         except sa_exc.SQLAlchemyError as exc:
             raise SearchError(
                 ErrorCode.UNKNOWN,
-                f"the search store at {_safe(self.url)} failed: {_reason(exc)}",
+                f"the search store at {safe_url(self.url)} failed: {reason(exc)}",
                 provider="store",
             ) from exc
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Write every queued record (retrying up to ``timeout`` s), then close the connections."""
+        self.writer.close()
         self._gate.close()
         self.engine.dispose()
 
     async def asave(self, records: Sequence[SearchRecord]) -> list[SearchRecord]:
-        """Async twin of ``save`` (runs in a worker thread)."""
+        """Async twin of ``save``."""
         return await self._gate.call(self.save, records)
 
     async def aget_searches(
@@ -351,10 +495,12 @@ class SearchStore(Closable):
         include_deleted: bool = False,
     ) -> list[SearchRecord]:
         """Async twin of ``find_searches``."""
-        return await asyncio.to_thread(
-            lambda: self.find_searches(
-                chat_id=chat_id, source=source, limit=limit, include_deleted=include_deleted
-            )
+        return await self._gate.call(
+            self.find_searches,
+            chat_id=chat_id,
+            source=source,
+            limit=limit,
+            include_deleted=include_deleted,
         )
 
     async def adelete_chat(self, chat_id: str) -> int:
@@ -366,88 +512,7 @@ class SearchStore(Closable):
         await asyncio.to_thread(self.close)
 
     def __repr__(self) -> str:
-        return f"SearchStore({_safe(self.url)!r})"
-
-
-# -- engine -----------------------------------------------------------------------------------
-
-
-def _engine(url: str, *, echo: bool, timeout: float) -> Engine:
-    """Create the engine, refusing dialects without insert-or-ignore and missing drivers."""
-    try:
-        parsed = make_url(url)
-        dialect = parsed.get_backend_name()
-        if dialect not in _DIALECTS:
-            raise SearchError(
-                ErrorCode.UNSUPPORTED,
-                f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
-                provider="store",
-            )
-        engine = create_engine(parsed, echo=echo, **_engine_options(parsed, timeout))
-    except (sa_exc.ArgumentError, ImportError) as exc:
-        raise SearchError(
-            ErrorCode.UNSUPPORTED,
-            f"cannot use {_safe(url)} as the search store: {exc}",
-            provider="store",
-        ) from exc
-    if dialect == "sqlite":
-        _tune_sqlite(engine)
-    return engine
-
-
-def _engine_options(url: URL, timeout: float) -> dict[str, Any]:
-    if url.get_backend_name() != "sqlite":
-        # libpq waits 130 s for an unreachable server unless told otherwise (whole seconds).
-        connect = {} if "connect_timeout" in url.query else {"connect_timeout": ceil(timeout)}
-        return {"pool_pre_ping": True, "connect_args": connect}
-    if url.database in (None, "", ":memory:"):
-        # Every thread must see the same in-memory database, so they share one connection.
-        return {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-    return {}
-
-
-def _in_memory(engine: Engine) -> bool:
-    return isinstance(engine.pool, StaticPool)
-
-
-def _tune_sqlite(engine: Engine) -> None:
-    """Make concurrent writers queue instead of failing.
-
-    WAL keeps other processes' readers going while one writer writes (and with
-    ``synchronous = NORMAL`` a commit does not wait for the disk: a process crash
-    loses nothing, a power loss at most the last commits); the busy timeout
-    makes a writer wait for the lock; ``BEGIN IMMEDIATE`` takes the
-    write lock at the start of every transaction (reads included, which are
-    short), so none fails half-way when it would upgrade from reading to
-    writing (SQLite does not wait in that case).
-    """
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, begins
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_SQLITE_BUSY_SECONDS * 1000}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def _safe(url: str) -> str:
-    try:
-        parsed = make_url(url)
-    except sa_exc.ArgumentError:
-        return "<invalid URL>"
-    return url if parsed.password is None else parsed.render_as_string(hide_password=True)
-
-
-def _reason(exc: sa_exc.SQLAlchemyError) -> str:
-    original = getattr(exc, "orig", None)
-    return str(original or exc).strip().splitlines()[0]
+        return f"SearchStore({safe_url(self.url)!r})"
 
 
 # -- rows -------------------------------------------------------------------------------------

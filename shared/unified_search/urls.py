@@ -85,8 +85,9 @@ def clean_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path or "/", "&".join(params), ""))
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical_url(url: str) -> str:
-    """Return the identity of a page, used to deduplicate results.
+    """Return the identity of a page, used to deduplicate results (remembered per URL).
 
     Example:
         >>> canonical_url("http://www.example.com/docs/?b=2&a=1&utm_medium=feed")

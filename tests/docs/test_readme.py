@@ -36,12 +36,20 @@ def test_configuration_reference_matches_the_code() -> None:
     assert _section("config-reference").strip() == reference_markdown().strip()
 
 
-@pytest.mark.parametrize("code", PYTHON_BLOCKS, ids=[f"snippet{i}" for i in range(len(PYTHON_BLOCKS))])
+@pytest.mark.parametrize(
+    "code", PYTHON_BLOCKS, ids=[f"snippet{i}" for i in range(len(PYTHON_BLOCKS))]
+)
 def test_python_snippets_run(code: str, tmp_path: Path) -> None:
     """Each snippet runs as a user would paste it, in a fresh interpreter, offline."""
     script = tmp_path / "snippet.py"
     script.write_text(code, encoding="utf-8")
-    env = {"UNIFIED_SEARCH_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    env = {
+        "UNIFIED_SEARCH_HOME": str(tmp_path / "home"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ref_001" in done.stdout

@@ -62,6 +62,7 @@ async def test_one_turn_of_three_tools_shows_distinct_ids_all_resolvable(
     ids = shown_ids(state["messages"])
     assert len(ids) == 6 and len(set(ids)) == 6
     scope = tools[0].session.scope
+    sqlite_store.flush()  # another store reads what is committed
     fresh = Searcher(store=SearchStore(sqlite_store.url))
     for message in state["messages"]:
         if isinstance(message, ToolMessage):
@@ -179,6 +180,7 @@ async def test_a_threads_citations_open_through_the_http_api(kit, sqlite_store: 
         state = await agent.ainvoke({"messages": [("user", "q")]}, config)
         shown += [r for m in state["messages"] if isinstance(m, ToolMessage) for r in m.artifact]
     assert len({r.id for r in shown}) == len(shown) == 6
+    sqlite_store.flush()  # another store reads what is committed
     store = SearchStore(sqlite_store.url)
     app = create_app(Searcher(store=store), store)
     async with httpx.AsyncClient(
@@ -205,6 +207,7 @@ async def test_turns_without_a_thread_keep_numbering_in_the_tool_sets_scope(
         state = await agent.ainvoke({"messages": [("user", words)]})
         shown += [r for m in state["messages"] if isinstance(m, ToolMessage) for r in m.artifact]
     assert len(shown) == 12 and len({r.id for r in shown}) == 12
+    sqlite_store.flush()  # records are written in batches; another store reads what is committed
     fresh = SearchStore(sqlite_store.url)
     stored = {r.id: r.title for r in fresh.get_references(tools[0].session.scope)}
     assert stored == {r.id: r.title for r in shown}

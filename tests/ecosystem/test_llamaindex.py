@@ -95,6 +95,7 @@ async def test_function_agent_with_the_tool_spec_cites_distinct_resolvable_ids(
     references = [ref for o in outputs for ref in o.raw_output.response.references]
     ids = [ref.id for ref in references]
     assert len(ids) == 7 and len(set(ids)) == 7
+    sqlite_store.flush()  # another store reads what is committed
     fresh = Searcher(store=SearchStore(sqlite_store.url))
     for ref in references:
         assert fresh.store.get_reference(spec.session.scope, ref.index).id == ref.id

@@ -35,15 +35,20 @@ def assert_answered_without_the_store(response: SearchResponse) -> None:
 
 
 @pytest.fixture
-def hung_server() -> Iterator[str]:
+def hung_socket() -> Iterator[socket.socket]:
     """A port that accepts connections and never answers, as a hung database server does."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(16)
     try:
-        yield f"127.0.0.1:{server.getsockname()[1]}"
+        yield server
     finally:
         server.close()  # resets the waiting connections, so no thread stays blocked
+
+
+@pytest.fixture
+def hung_server(hung_socket: socket.socket) -> str:
+    return f"127.0.0.1:{hung_socket.getsockname()[1]}"
 
 
 async def search_through_outage(kit, store: SearchStore, outage, prefix: str = "") -> None:
@@ -61,9 +66,19 @@ async def search_through_outage(kit, store: SearchStore, outage, prefix: str = "
     after = await searcher.asearch({"query": "d a", "type": "kb"}, request_id="chat-1")
     assert ids(after) == ["ref_004", "ref_001"]  # never an index handed out in the outage
     assert after.trace[0].output["citations_persisted"] is True
+    # The record made during the outage stayed queued and is written once the store is back.
+    for _ in range(200):
+        if await store.aflush() and store.writer.problem is None:
+            break
+        await asyncio.sleep(0.05)
     fresh = SearchStore(store.url, table_prefix=prefix)
     titles = [(r.id, r.title) for r in fresh.get_references("chat-1")]
-    assert titles == [("ref_001", "kb a"), ("ref_002", "kb b"), ("ref_004", "kb d")]
+    assert titles == [
+        ("ref_001", "kb a"),
+        ("ref_002", "kb b"),
+        ("ref_003", "kb c"),
+        ("ref_004", "kb d"),
+    ]
     fresh.close()
     await searcher.aclose()
 
@@ -87,7 +102,7 @@ async def test_a_locked_sqlite_store_answers_at_once(kit, tmp_path: Path):
 
 @pytest.mark.postgres
 async def test_a_hung_postgresql_server_answers_within_the_store_timeout(
-    kit, postgres_url: str, hung_server: str
+    kit, postgres_url: str, hung_socket: socket.socket, hung_server: str
 ):
     prefix = f"o{uuid.uuid4().hex[:10]}_"
     store = SearchStore(postgres_url, table_prefix=prefix, timeout=TIMEOUT)
@@ -102,6 +117,7 @@ async def test_a_hung_postgresql_server_answers_within_the_store_timeout(
 
         def __exit__(self, *exc: object) -> None:
             store.engine = live
+            hung_socket.close()  # the server is back: the record writer's attempt ends too
 
     await search_through_outage(kit, store, Hung, prefix)
 

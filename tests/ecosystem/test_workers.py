@@ -17,6 +17,7 @@ SEARCHES = 25
 
 
 def run_workers(url: str, prefix: str, names: list[str]) -> list[list[tuple[str, str]]]:
+    """Run one worker per name at once; if one fails, the others are killed before failing."""
     processes = [
         subprocess.Popen(
             [sys.executable, str(WORKER), url, prefix, "shared-request", name, str(SEARCHES)],
@@ -26,12 +27,55 @@ def run_workers(url: str, prefix: str, names: list[str]) -> list[list[tuple[str,
         )
         for name in names
     ]
-    outputs = []
-    for process in processes:
-        out, err = process.communicate(timeout=120)
-        assert process.returncode == 0, err
-        outputs.append([tuple(pair) for pair in json.loads(out)])
-    return outputs
+    try:
+        outputs = []
+        for process in processes:
+            out, err = process.communicate(timeout=120)
+            assert process.returncode == 0, err
+            outputs.append([tuple(pair) for pair in json.loads(out)])
+        return outputs
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.communicate()  # reap it and close its pipes
+
+
+# Imports first, says so, then opens the store the moment the "go" file appears.
+OPENER = """
+import os, sys
+from unified_search.store import SearchStore
+print("ready", flush=True)
+while not os.path.exists(sys.argv[2]):
+    pass
+SearchStore(sys.argv[1]).close()
+"""
+
+
+def test_workers_creating_a_new_sqlite_file_at_once_all_start(tmp_path: Path) -> None:
+    """Processes opening one new SQLite file at the same moment take turns instead of failing."""
+    url, go = f"sqlite:///{tmp_path / 'new.sqlite3'}", tmp_path / "go"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPENER, url, str(go)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    try:
+        for process in processes:
+            assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        go.touch()
+        outcomes = [(p.communicate(timeout=120)[1], p.returncode) for p in processes]
+        failures = [err for err, code in outcomes if code != 0]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.communicate()
+    assert failures == []
 
 
 def check_unique(shown: list[tuple[str, str]]) -> dict[str, str]:

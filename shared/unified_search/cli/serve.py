@@ -1,12 +1,31 @@
-"""``unified-search serve``: the HTTP API of :mod:`unified_search.server` under uvicorn."""
+"""``unified-search serve``: the HTTP API of :mod:`unified_search.server` under uvicorn.
+
+Each worker process builds its own app with ``worker_app`` (uvicorn calls the
+factory in the worker), over the configuration named by
+``$UNIFIED_SEARCH_CONFIG`` and the record store of ``$UNIFIED_SEARCH_HOME``:
+every worker records into that one store, so any of them resolves the
+citations another has shown, and citation numbering continues across them.
+"""
 
 from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from unified_search._optional import MissingDependencyError, require
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.settings import load_config
+from unified_search.config import CONFIG_ENV
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+#: The import string uvicorn builds each worker's application from.
+APP_FACTORY = "unified_search.cli.serve:worker_app"
 
 
 @click.command()
@@ -14,8 +33,15 @@ from unified_search.cli.settings import load_config
 @click.option(
     "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port."
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes; they share the search store.",
+)
 @config_option
-def serve(host: str, port: int, config_path: str | None) -> int:
+def serve(host: str, port: int, workers: int, config_path: str | None) -> int:
     """Serve the search API for front ends (needs the server extra).
 
     \b
@@ -25,21 +51,40 @@ def serve(host: str, port: int, config_path: str | None) -> int:
       GET  /api/chat/{chat_id}/request/{request_id}/reference/{index}
 
     Searches are recorded in the search store, so every answer's citations can be
-    looked up again by request ID and index.
+    looked up again by request ID and index, from any worker.
     """  # noqa: D301 - click reads \b as "keep these lines"
     try:
         uvicorn = require("uvicorn", extra="server", purpose="serve")
         require("starlette", extra="server", purpose="serve")
     except MissingDependencyError as exc:
         raise BadInput(str(exc)) from exc
+    load_config(config_path)  # a bad file stops here, before any worker starts
+    if config_path is not None:
+        os.environ[CONFIG_ENV] = os.path.abspath(config_path)  # the workers read it from there
+    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers)
+    return 0
+
+
+def worker_app() -> Starlette:
+    """Build one worker's application: its engine, recording into the shared store.
+
+    The engine and the store are closed when the worker shuts down, after the
+    queued records are written.
+    """
     from unified_search.searcher import Searcher
     from unified_search.server import create_app
     from unified_search.store import SearchStore
 
     store = SearchStore()
-    searcher = Searcher(load_config(config_path), store=store)
-    try:
-        uvicorn.run(create_app(searcher, store), host=host, port=port)
-    finally:
-        searcher.close()
-    return 0
+    searcher = Searcher(load_config(None), store=store)
+    app = create_app(searcher, store)
+
+    @asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await searcher.aclose()
+
+    app.router.lifespan_context = lifespan
+    return app

@@ -2,7 +2,7 @@ import threading
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from unified_search.citations import (
@@ -12,11 +12,14 @@ from unified_search.citations import (
     build_context,
     citation_prompt,
     cite_together,
+    escape_attr,
+    escape_text,
+    packed_context,
     parse_citations,
 )
 from unified_search.config import CitationConfig
 from unified_search.tokens import count_tokens, truncate_tokens
-from unified_search.types import ResultItem, Source
+from unified_search.types import Reference, ReferenceContext, ResultItem, Source
 
 
 def _items(n: int, content: str = "text") -> list[ResultItem]:
@@ -157,6 +160,50 @@ def test_truncate_tokens_respects_the_limit() -> None:
     assert truncate_tokens("short", 10) == "short"
     assert truncate_tokens("anything", 0) == ""
     assert count_tokens("<|endoftext|>") > 1  # special markers are plain text here
+
+
+_contents = st.lists(
+    st.sampled_from(["a", "é", "字", "龘", "𠀋", "🙂", " ", "&", "<", "\n", "word ", "tokens "]),
+    max_size=300,
+).map("".join)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_contents, min_size=1, max_size=6))
+@example(["𠀋" * 200])  # more tokens than characters
+@example(["龘🙂" * 30, "a", "&" * 40])
+def test_packing_is_the_same_whether_or_not_tokens_are_counted(contents: list[str]) -> None:
+    """The size shortcut gives exactly what counting every part gives, at budgets near the edge."""
+    cited = CitationAllocator().assign(
+        [ResultItem(type="kb", document_id=str(i), content=c) for i, c in enumerate(contents)]
+    )
+    whole = build_context(cited, CitationConfig(max_tokens=10**6)).xml
+    size, tokens = len(whole.encode()), count_tokens(whole)
+    edges = {len(whole), size - 16, size - 15, size - 1, size, tokens - 1, tokens, tokens + 16}
+    for max_tokens in sorted({max(64, edge) for edge in edges}):
+        config = CitationConfig(max_tokens=max_tokens)
+        fast = build_context(cited, config)
+        counted = packed_context([Reference.from_item(item) for item in cited], config)
+        assert (fast.xml, fast.truncated, fast.omitted) == (
+            counted.xml,
+            counted.truncated,
+            counted.omitted,
+        )
+        assert fast.tokens == count_tokens(fast.xml) <= max_tokens
+
+
+def test_tokens_are_derived_from_the_xml_and_survive_a_round_trip() -> None:
+    ctx = _context(_items(2))
+    dumped = ctx.model_dump(mode="json")
+    assert dumped["tokens"] == count_tokens(ctx.xml) > 0
+    assert ReferenceContext.model_validate(dumped) == ctx
+    assert ReferenceContext().tokens == 0
+
+
+def test_escaping_keeps_plain_text_as_it_is() -> None:
+    plain = "Vector indexes: HNSW (2016), 95% recall — fast"
+    assert escape_text(plain) is plain and escape_attr(plain) is plain
+    assert escape_text("a\nb") == "a\nb" and escape_attr("a\nb") == "a&#10;b"
 
 
 def _kb(name: str, cid: str | None = None, **fields: object) -> ResultItem:

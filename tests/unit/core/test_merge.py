@@ -2,8 +2,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unified_search.config import Weights
-from unified_search.merge import dedup, merge
-from unified_search.types import ResultItem, SearchResult, Source
+from unified_search.merge import dedup, merge, stamped, weighted_items
+from unified_search.types import ResultItem, SearchResult, SearchType, Source
 
 _items = st.builds(
     ResultItem,
@@ -46,3 +46,16 @@ def test_merge_weighs_by_source_and_prefers_the_trusted_copy() -> None:
     merged = merge([auto, None, user], Weights())
     assert len(merged) == 1
     assert merged[0].weight == 1.0 and merged[0].source is Source.USER
+
+
+@given(st.lists(_items, max_size=10), st.sampled_from(list(Source)))
+def test_items_already_weighed_are_passed_on_without_copies(
+    items: list[ResultItem], source: Source
+) -> None:
+    weights = Weights()
+    once = weighted_items(SearchResult(type="kb", query="q", source=source, items=items), weights)
+    again = weighted_items(SearchResult(type="kb", query="q", source=source, items=once), weights)
+    assert all(a is b for a, b in zip(once, again, strict=True))
+    assert all(i.source is source and i.weight == weights.of(source) for i in once)
+    retyped = [stamped(item, source, weights.of(source), SearchType.WEB) for item in once]
+    assert all(i.type is SearchType.WEB and i.key != "" for i in retyped)

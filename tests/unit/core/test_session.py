@@ -259,8 +259,11 @@ async def test_a_store_that_goes_down_never_blocks_the_search(tmp_path: Path):
     root = down.trace[0]
     assert root.output["citations_persisted"] is False
     assert any("citation IDs were not persisted" in log.message for log in root.logs)
+    assert down.status == "partial" and down.errors == []
+    assert {w.provider for w in down.warnings} == {"store"}
     store.engine = good
-    assert [r.id for r in store.get_references("chat-1")] == ["ref_001", "ref_002"]
+    # The record written while the store was down is retried once it is back.
+    assert [r.id for r in store.get_references("chat-1")] == ["ref_001", "ref_002", "ref_003"]
     back = await searcher.asearch({"query": "e", "type": "kb"}, request_id="chat-1")
     assert ids(back) == ["ref_004"]  # never an index handed out while the store was down
     await searcher.aclose()

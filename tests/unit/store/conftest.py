@@ -11,8 +11,20 @@ from typing import Any
 import pytest
 
 from unified_search.errors import ErrorCode, ErrorInfo
+from unified_search.handler import SearchContext
+from unified_search.searcher import Searcher
 from unified_search.store import SearchRecord, SearchStore
-from unified_search.types import Entity, GraphNode, Reference, Relation, SearchType, Source
+from unified_search.types import (
+    Entity,
+    GraphNode,
+    Reference,
+    Relation,
+    ResultItem,
+    SearchRequest,
+    SearchResult,
+    SearchType,
+    Source,
+)
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
@@ -112,3 +124,24 @@ def make_reference() -> Callable[..., Reference]:
 def make_full_record() -> Callable[..., SearchRecord]:
     """The ``full_record`` builder, for tests."""
     return full_record
+
+
+class Words:
+    """A knowledge base that finds one item per word of the query."""
+
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        items = [
+            ResultItem(type="kb", collection="c", document_id=word, title=word, content=word)
+            for word in request.query.split()
+        ]
+        return SearchResult(type="kb", query=request.query, items=items)
+
+
+@pytest.fixture
+def word_searcher() -> Callable[[SearchStore], Searcher]:
+    """Build a Searcher over the ``Words`` knowledge base, recording into a store."""
+
+    def build(store: SearchStore) -> Searcher:
+        return Searcher(handlers={"kb": Words()}, store=store)
+
+    return build

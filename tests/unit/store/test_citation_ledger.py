@@ -26,7 +26,9 @@ def test_remembered_numbering_is_continued(store: SearchStore):
 
 def test_a_reopened_store_continues_the_numbering(store: SearchStore):
     store.allocate_citations("r1", ["a", "b"])
-    again = SearchStore(store.url, table_prefix=store.ledger.scopes.name.removesuffix("citation_scopes"))
+    again = SearchStore(
+        store.url, table_prefix=store.ledger.scopes.name.removesuffix("citation_scopes")
+    )
     try:
         assert again.allocate_citations("r1", ["c", "a"]) == {"c": 3, "a": 1}
     finally:

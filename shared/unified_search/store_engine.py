@@ -1,0 +1,194 @@
+"""Open the record store's database: supported dialects, timeouts, SQLite tuning, safe URLs.
+
+Every database call of the store is bounded by one ``timeout``: on PostgreSQL
+the connection attempt (``connect_timeout``), each statement and each lock wait
+(``statement_timeout``, ``lock_timeout``), a silent peer (TCP keepalives and
+``tcp_user_timeout``) and the wait for a pooled connection; on SQLite the wait
+for another writer's lock (``busy_timeout``). Values the URL sets itself win.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+from filelock import Timeout as FileLockTimeout
+from pydantic_core import to_jsonable_python
+from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import StaticPool
+
+from unified_search.errors import ErrorCode, SearchError
+
+# Dialects with an insert-or-ignore (``ON CONFLICT DO NOTHING``), which keeps the first reference.
+DIALECTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
+    "sqlite": sqlite.insert,
+    "postgresql": postgresql.insert,
+}
+
+
+def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engine:
+    """Create the engine, refusing dialects without insert-or-ignore and missing drivers.
+
+    Args:
+        url: the SQLAlchemy URL.
+        echo: log every statement.
+        timeout: seconds any database call may take (see the module docstring).
+        durable: SQLite only: every commit waits for the disk (``synchronous = FULL``).
+    """
+    try:
+        parsed = make_url(url)
+        dialect = parsed.get_backend_name()
+        if dialect not in DIALECTS:
+            raise SearchError(
+                ErrorCode.UNSUPPORTED,
+                f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
+                provider="store",
+            )
+        engine = create_engine(
+            parsed, echo=echo, json_serializer=RepeatingJSON(), **_options(parsed, timeout)
+        )
+    except (sa_exc.ArgumentError, ImportError) as exc:
+        raise SearchError(
+            ErrorCode.UNSUPPORTED,
+            f"cannot use {safe_url(url)} as the search store: {exc}",
+            provider="store",
+        ) from exc
+    if dialect == "sqlite":
+        _tune_sqlite(engine, busy_seconds=timeout, durable=durable)
+    return engine
+
+
+class RepeatingJSON:
+    """``json.dumps`` (dates, enums, decimals as pydantic writes them) that encodes a value equal to the last one only once.
+
+    Every record of a service carries the same configuration, by far its largest
+    JSON value; comparing it with the last one (equal parts are mostly the same
+    objects) costs a fraction of encoding it again.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[Any, str] = (None, "null")
+
+    def __call__(self, value: Any) -> str:
+        """Encode ``value`` as JSON."""
+        last, text = self._last
+        if isinstance(value, dict) and len(value) > 4 and value == last:
+            return text
+        text = json.dumps(value, default=to_jsonable_python)
+        if isinstance(value, dict):
+            with self._lock:
+                self._last = (value, text)
+        return text
+
+
+def _options(url: URL, timeout: float) -> dict[str, Any]:
+    if url.get_backend_name() != "sqlite":
+        return {
+            "pool_pre_ping": True,
+            "pool_timeout": timeout,
+            "connect_args": _postgres_bounds(url, timeout),
+        }
+    if in_memory(url):
+        # Every thread must see the same in-memory database, so they share one connection.
+        return {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+    return {}
+
+
+def _postgres_bounds(url: URL, timeout: float) -> dict[str, Any]:
+    """Return the libpq parameters bounding every call by ``timeout``, except those the URL sets."""
+    millis = max(1, round(timeout * 1000))
+    bounds: dict[str, Any] = {
+        "connect_timeout": max(2, math.ceil(timeout)),  # libpq's minimum is 2 s
+        "options": f"-c statement_timeout={millis} -c lock_timeout={millis}",
+        "keepalives": 1,
+        "keepalives_idle": max(1, math.ceil(timeout)),
+        "keepalives_interval": 1,
+        "keepalives_count": 3,
+        "tcp_user_timeout": millis,
+    }
+    return {key: value for key, value in bounds.items() if key not in url.query}
+
+
+def in_memory(url: URL) -> bool:
+    """Tell whether ``url`` is an in-memory SQLite database."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
+def _tune_sqlite(engine: Engine, *, busy_seconds: float, durable: bool) -> None:
+    """Make concurrent writers queue instead of failing.
+
+    WAL keeps other processes' readers going while one writer writes (and with
+    ``synchronous = NORMAL`` a commit does not wait for the disk: a process crash
+    loses nothing, a power loss at most the last commits; ``durable`` makes every
+    commit wait); the busy timeout makes a writer wait for the lock; ``BEGIN
+    IMMEDIATE`` takes the write lock at the start of every transaction (reads
+    included, which are short), so none fails half-way when it would upgrade from
+    reading to writing (SQLite does not wait in that case).
+    """
+    synchronous = "FULL" if durable else "NORMAL"
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, begins
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {max(1, round(busy_seconds * 1000))}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+@contextmanager
+def first_opening(engine: Engine, timeout: float) -> Iterator[None]:
+    """Let one process at a time open a SQLite file for the first time.
+
+    The first connection to a new file switches it to WAL, which needs an
+    exclusive lock that SQLite does not wait for when two connections switch at
+    once ("database is locked", whatever the busy timeout): a lock file beside
+    the database makes processes starting together take turns. Other databases,
+    and a file whose folder is missing (SQLite says so itself), need nothing here.
+    """
+    url = engine.url
+    sqlite_file = url.get_backend_name() == "sqlite" and not in_memory(url)
+    database = url.database if sqlite_file else None
+    if database is None or not Path(database).parent.is_dir():
+        yield
+        return
+    try:
+        with FileLock(f"{database}.lock", timeout=timeout):
+            yield
+    except FileLockTimeout as exc:
+        raise SearchError(
+            ErrorCode.NETWORK_ERROR,
+            f"the search store at {database} is being opened by another process for over {timeout:g} s",
+            provider="store",
+        ) from exc
+
+
+def safe_url(url: str) -> str:
+    """``url`` with its password hidden (or a placeholder when it is not a URL)."""
+    try:
+        parsed = make_url(url)
+    except sa_exc.ArgumentError:
+        return "<invalid URL>"
+    return url if parsed.password is None else parsed.render_as_string(hide_password=True)
+
+
+def reason(exc: sa_exc.SQLAlchemyError) -> str:
+    """The first line of what the database said."""
+    original = getattr(exc, "orig", None)
+    return str(original or exc).strip().splitlines()[0]

@@ -1,0 +1,344 @@
+"""Write search records from a background thread, many searches per transaction.
+
+A search hands its records (and the numbering of a citation scope it created)
+to a ``RecordWriter`` and goes on. The writer's thread takes everything queued,
+up to ``batch`` searches, and writes it in one transaction; while that commit
+runs, the next searches queue up and go into the next one. So a busy service
+writes few large transactions instead of one per search, and a quiet one
+writes each search at once.
+
+Durability: a search's records and references are written in one transaction
+with the rest of its batch, so a crash (``kill -9``) never leaves half a
+record; it loses what was queued and not yet committed, that is the searches
+of the last flush (normally a few milliseconds), never more than
+``max_pending`` searches. ``close``/``aclose`` write everything queued first.
+
+Back-pressure: when ``max_pending`` searches wait, ``asubmit`` waits for room
+(up to its deadline) instead of dropping anything; a write that still finds no
+room is refused with a ``SearchError`` that the caller reports.
+
+Failures: a retryable failure (the database is unreachable) keeps the batch and
+retries it with exponential backoff until it is written, logging each failure;
+``problem`` says what is wrong meanwhile, so searches stop waiting for the
+store. A write that fails for any other reason is retried alone; one that
+fails alone is dropped, logged with its request ID, and its waiters told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from tenacity import RetryCallState, Retrying, retry_if_exception, wait_exponential
+
+from unified_search.errors import ErrorCode, SearchError
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between retries of a failing batch: doubling from this ...
+RETRY_FIRST = 0.05
+#: ... up to this.
+RETRY_MAX = 2.0
+
+
+@dataclass(eq=False)
+class PendingWrite:
+    """What one search leaves to store, and a future completed once it is committed.
+
+    ``records`` builds the rows to insert; it runs on the writer's thread, off
+    the search's path.
+    """
+
+    request_id: str
+    records: Callable[[], Sequence[Any]]
+    citations: dict[str, int] = field(default_factory=dict)
+    """The numbering of a scope the search created (``ResultItem.key`` → index), if any."""
+    done: Future[None] = field(default_factory=Future)
+
+    def __post_init__(self) -> None:
+        self.done.set_running_or_notify_cancel()  # nobody may cancel a write another search shares
+
+
+@dataclass(frozen=True)
+class Built:
+    """A write with its records built, as the store's batch writer receives it."""
+
+    write: PendingWrite
+    records: Sequence[Any]
+
+
+BatchWriter = Callable[[Sequence[Built]], None]
+
+_STOP = object()
+
+
+class RecordWriter:
+    """Queue writes and commit them in batches on one background thread.
+
+    Args:
+        write: writes a batch in one transaction (all or nothing), raising
+            ``SearchError`` on failure.
+        max_pending: searches queued before ``asubmit`` has to wait.
+        batch: most searches per transaction.
+        close_timeout: how long ``close`` keeps retrying a failing store.
+        stall: seconds a write may take before ``problem`` reports the store as hanging.
+        name: the thread's name, for logs and debuggers.
+
+    Example:
+        >>> writer = RecordWriter(lambda batch: None)
+        >>> write = PendingWrite("r1", lambda: [])
+        >>> asyncio.run(writer.asubmit(write, wait=1.0))
+        >>> writer.close(); write.done.done()
+        True
+    """
+
+    def __init__(
+        self,
+        write: BatchWriter,
+        *,
+        max_pending: int = 10_000,
+        batch: int = 256,
+        close_timeout: float = 30.0,
+        stall: float = 1.0,
+        name: str = "unified-search-writer",
+    ) -> None:
+        self._write = write
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=max_pending)
+        self._batch = batch
+        self._name = name
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._problem: str | None = None
+        self._give_up_at = float("inf")  # retry a failing store forever, until closing
+        self._close_timeout = close_timeout
+        self._stall = stall
+        self._busy_since: float | None = None
+        self._finalizer: weakref.finalize[Any, RecordWriter] | None = None
+
+    @property
+    def problem(self) -> str | None:
+        """Why writes are not getting through: the last batch failed, or one hangs past ``stall``.
+
+        ``None`` while writes succeed.
+        """
+        since = self._busy_since
+        if self._problem is None and since is not None:
+            busy = time.monotonic() - since
+            if busy > self._stall:
+                return f"the store has not finished a write for {busy:.1f} s"
+        return self._problem
+
+    @property
+    def pending(self) -> int:
+        """Searches queued and not yet taken into a transaction."""
+        return self._queue.qsize()
+
+    async def asubmit(self, write: PendingWrite, *, wait: float) -> None:
+        """Queue ``write``; when the queue is full, wait up to ``wait`` seconds for room.
+
+        Raises:
+            SearchError: ``TIMEOUT`` when there was no room in time (nothing was queued),
+                ``UNKNOWN`` when the writer is closed.
+        """
+        self._start()
+        deadline = time.monotonic() + wait
+        delay = 0.001
+        while True:
+            try:
+                self._queue.put_nowait(write)
+                return
+            except queue.Full:
+                if time.monotonic() >= deadline:
+                    raise SearchError(
+                        ErrorCode.TIMEOUT,
+                        f"the record store is behind: {self.pending} searches wait to be "
+                        f"written and none made room within {wait:g} s",
+                        provider="store",
+                    ) from None
+            await asyncio.sleep(delay)  # back-pressure: the search waits, nothing is dropped
+            delay = min(delay * 2, 0.05)
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until everything queued before this call is written; tell whether it was in time."""
+        if self._queue.unfinished_tasks == 0:
+            return True
+        marker = PendingWrite("flush", list)
+        try:
+            self._start()
+            self._queue.put(marker, timeout=timeout)
+            marker.done.result(timeout)
+        except (queue.Full, TimeoutError, SearchError):
+            return False
+        return True
+
+    async def await_commit(self, write: PendingWrite, *, wait: float) -> bool:
+        """Wait up to ``wait`` seconds for ``write`` to be committed; tell whether it was.
+
+        Raises:
+            SearchError: the write was dropped (it failed on its own).
+        """
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(write.done), wait)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- the thread -------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._thread is not None:
+            return
+        with self._lock:
+            if self._closing.is_set():
+                raise SearchError(
+                    ErrorCode.UNKNOWN, "the record writer is closed", provider="store"
+                )
+            if self._thread is None:
+                thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+                thread.start()
+                # Write what is queued at interpreter exit too, for callers that never close.
+                self._finalizer = weakref.finalize(self, self.close, self._close_timeout)
+                self._thread = thread
+
+    def _run(self) -> None:
+        while True:
+            batch, stop = self._take()
+            if batch:
+                self._flush(batch)
+            for _ in range(len(batch) + stop):
+                self._queue.task_done()  # ``unfinished_tasks`` counts what is not written yet
+            if stop:
+                return
+
+    def _take(self) -> tuple[list[PendingWrite], bool]:
+        """Block for one write, then take whatever else is queued (up to ``batch``)."""
+        first = self._queue.get()
+        if first is _STOP:
+            return [], True
+        batch = [first]
+        while len(batch) < self._batch:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                self._queue.task_done()
+                self._queue.put(_STOP)  # seen after the rest is written
+                break
+            batch.append(item)
+        return batch, False
+
+    def _flush(self, batch: list[PendingWrite]) -> None:
+        built = [b for b in (_build(write) for write in batch) if b is not None]
+        self._busy_since = time.monotonic()
+        try:
+            self._with_retries(built)
+        except SearchError as exc:
+            if _retryable(exc):  # closing, and the store did not come back in time
+                logger.error(
+                    "%d searches not stored, the store is unavailable: %s", len(built), exc
+                )
+                for item in built:
+                    item.write.done.set_exception(exc)
+            else:
+                self._one_by_one(built)
+            return
+        finally:
+            self._busy_since = None
+        for item in built:
+            item.write.done.set_result(None)
+
+    def _with_retries(self, built: list[Built]) -> None:
+        """Write ``built`` in one transaction, retrying while the failure is retryable."""
+
+        def report(state: RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            self._problem = str(exc)
+            logger.error(
+                "could not write %d searches (attempt %d, %d more queued), retrying: %s",
+                len(built),
+                state.attempt_number,
+                self.pending,
+                exc,
+            )
+
+        retrying = Retrying(
+            retry=retry_if_exception(_retryable),
+            wait=wait_exponential(multiplier=RETRY_FIRST, max=RETRY_MAX),
+            stop=lambda state: time.monotonic() > self._give_up_at,
+            before_sleep=report,
+            reraise=True,
+        )
+        for attempt in retrying:
+            with attempt:
+                self._write(built)
+        if self._problem is not None:
+            logger.warning("the record store is back; %d searches written", len(built))
+            self._problem = None
+
+    def _one_by_one(self, built: list[Built]) -> None:
+        """Write each search alone, so one bad write cannot keep the others out."""
+        for item in built:
+            try:
+                self._write([item])
+            except SearchError as exc:
+                logger.error("search %s not stored: %s", item.write.request_id, exc)
+                item.write.done.set_exception(exc)
+            else:
+                item.write.done.set_result(None)
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def close(self, timeout: float | None = None) -> None:
+        """Write everything queued (retrying a failing store up to ``timeout`` s), then stop."""
+        timeout = self._close_timeout if timeout is None else timeout
+        with self._lock:
+            self._closing.set()
+            self._give_up_at = time.monotonic() + timeout
+            thread, self._thread = self._thread, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        if thread is not None:
+            _stop(self._queue, thread, timeout)
+
+    async def aclose(self, timeout: float | None = None) -> None:
+        """Async twin of ``close`` (waits in a worker thread)."""
+        await asyncio.to_thread(self.close, timeout)
+
+
+def _build(write: PendingWrite) -> Built | None:
+    try:
+        return Built(write, write.records())
+    except Exception as exc:  # a record that cannot be built is reported, the others go on
+        logger.error(
+            "search %s not stored: its record could not be built: %s", write.request_id, exc
+        )
+        write.done.set_exception(exc)
+        return None
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, SearchError) and exc.retryable
+
+
+def _stop(pending: queue.Queue[Any], thread: threading.Thread, timeout: float) -> None:
+    """Ask the thread to stop once the queue is written, and wait for it."""
+    with contextlib.suppress(queue.Full):  # a hung store: the thread is told by the join timeout
+        pending.put(_STOP, timeout=timeout)
+    thread.join(timeout + 5.0)
+    if thread.is_alive():
+        logger.error(
+            "the record writer did not finish within %g s; %d searches unwritten",
+            timeout,
+            pending.qsize(),
+        )

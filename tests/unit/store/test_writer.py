@@ -1,0 +1,238 @@
+"""The record writer: batches, back-pressure, retries, close, and what searches wait for."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+from unified_search.errors import ErrorCode, SearchError
+from unified_search.searcher import Searcher
+from unified_search.store import SearchStore
+from unified_search.writer import Built, PendingWrite, RecordWriter
+
+WordSearcher = Callable[[SearchStore], Searcher]
+
+
+def write(name: str, rows: int = 1) -> PendingWrite:
+    return PendingWrite(name, lambda: [name] * rows)
+
+
+class Recorder:
+    """A batch writer that remembers what it wrote, optionally blocking or failing first."""
+
+    def __init__(self, failures: list[Exception] | None = None) -> None:
+        self.batches: list[list[str]] = []
+        self.failures = failures or []
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def __call__(self, batch: Sequence[Built]) -> None:
+        self.gate.wait(10)
+        if self.failures:
+            raise self.failures.pop(0)
+        self.batches.append([b.write.request_id for b in batch])
+
+
+async def test_writes_queued_during_a_commit_share_the_next_one() -> None:
+    recorder = Recorder()
+    writer = RecordWriter(recorder)
+    recorder.gate.clear()
+    await writer.asubmit(write("first"), wait=1)
+    await asyncio.sleep(0.05)  # the thread is now inside the first commit
+    for n in range(20):
+        await writer.asubmit(write(f"w{n}"), wait=1)
+    recorder.gate.set()
+    writer.close()
+    assert recorder.batches == [["first"], [f"w{n}" for n in range(20)]]
+
+
+async def test_a_full_queue_slows_searches_down_and_refuses_only_after_the_wait() -> None:
+    recorder = Recorder()
+    recorder.gate.clear()
+    writer = RecordWriter(recorder, max_pending=2)
+    writes = [write(f"w{n}") for n in range(4)]
+    await writer.asubmit(writes[0], wait=1)
+    await asyncio.sleep(0.05)  # taken into the blocked commit
+    for item in writes[1:3]:  # these two fill the queue
+        await writer.asubmit(item, wait=1)
+    with pytest.raises(SearchError) as refused:
+        await writer.asubmit(write("late"), wait=0.1)
+    assert refused.value.code is ErrorCode.TIMEOUT and "behind" in str(refused.value)
+    waiting = asyncio.ensure_future(writer.asubmit(writes[3], wait=5))
+    await asyncio.sleep(0.1)
+    assert not waiting.done()  # back-pressure: it waits for room
+    recorder.gate.set()
+    await waiting
+    writer.close()
+    assert sorted(name for batch in recorder.batches for name in batch) == [
+        "w0",
+        "w1",
+        "w2",
+        "w3",
+    ]
+    assert all(item.done.result() is None for item in writes)
+
+
+async def test_a_store_that_fails_is_retried_until_the_batch_is_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    down = SearchError(ErrorCode.NETWORK_ERROR, "connection refused", provider="store")
+    recorder = Recorder(failures=[down, down])
+    writer = RecordWriter(recorder)
+    item = write("r1")
+    await writer.asubmit(item, wait=1)
+    assert await writer.await_commit(item, wait=5)
+    assert recorder.batches == [["r1"]] and writer.problem is None
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("retrying" in m and "connection refused" in m for m in messages) == 2
+    assert any("back" in m for m in messages)
+    writer.close()
+
+
+async def test_one_bad_write_is_dropped_loudly_and_the_others_are_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class RefusesBad(Recorder):
+        def __call__(self, batch: Sequence[Built]) -> None:
+            if any(b.write.request_id == "bad" for b in batch):
+                raise SearchError(ErrorCode.UNKNOWN, "constraint violated", provider="store")
+            super().__call__(batch)
+
+    recorder = RefusesBad()
+    recorder.gate.clear()
+    writer = RecordWriter(recorder)
+    await writer.asubmit(write("first"), wait=1)
+    await asyncio.sleep(0.05)
+    bad, good = write("bad"), write("good")
+    await writer.asubmit(bad, wait=1)
+    await writer.asubmit(good, wait=1)
+    recorder.gate.set()
+    writer.close()
+    assert recorder.batches == [["first"], ["good"]]
+    with pytest.raises(SearchError, match="constraint"):
+        bad.done.result()
+    assert any("search bad not stored" in r.getMessage() for r in caplog.records)
+
+
+async def test_close_writes_everything_queued_and_gives_up_on_a_dead_store_in_time() -> None:
+    recorder = Recorder()
+    writer = RecordWriter(recorder)
+    for n in range(50):
+        await writer.asubmit(write(f"w{n}"), wait=1)
+    writer.close()
+    assert sum(len(batch) for batch in recorder.batches) == 50
+
+    dead = Recorder(failures=[SearchError(ErrorCode.NETWORK_ERROR, "gone")] * 1000)
+    closing = RecordWriter(dead)
+    lost = write("lost")
+    await closing.asubmit(lost, wait=1)
+    await asyncio.to_thread(closing.close, 0.3)
+    with pytest.raises(SearchError, match="gone"):
+        lost.done.result(timeout=1)
+
+
+# -- through the store ----------------------------------------------------------------------
+
+
+def count_commits(store: SearchStore) -> list[int]:
+    commits = [0]
+
+    @event.listens_for(store.engine, "commit")
+    def _count(conn: object) -> None:
+        commits[0] += 1
+
+    return commits
+
+
+async def test_a_burst_of_searches_is_recorded_in_few_transactions(
+    store: SearchStore, word_searcher: WordSearcher
+) -> None:
+    searcher = word_searcher(store)
+    commits = count_commits(store)
+    responses = await asyncio.gather(
+        *(searcher.asearch({"query": f"w{n} shared", "type": "kb"}) for n in range(60))
+    )
+    assert store.flush()
+    assert commits[0] < 30
+    for response in responses:
+        assert response.warnings == [] and response.status == "ok"
+        [record] = store.get_searches(response.request_id)
+        assert [ref.title for ref in record.references] == [i.title for i in response.items]
+    await searcher.aclose()
+
+
+async def test_a_new_scope_is_numbered_on_disk_before_its_answer(
+    store: SearchStore, word_searcher: WordSearcher
+) -> None:
+    """Another process can continue the scope the moment the answer is out."""
+    searcher = word_searcher(store)
+    response = await searcher.asearch({"query": "a b", "type": "kb"})
+    other = SearchStore(store.url, table_prefix=store.records.name.removesuffix("search_records"))
+    continued = other.allocate_citations(
+        response.request_id, [i.key for i in response.items] + ["kb:c:new"]
+    )
+    assert sorted(continued.values()) == [1, 2, 3]
+    other.close()
+    await searcher.aclose()
+
+
+@pytest.mark.parametrize("sync", [False, True])
+async def test_sync_stores_commit_every_record_before_the_answer(
+    tmp_path: Path, sync: bool, word_searcher: WordSearcher
+) -> None:
+    url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
+    store = SearchStore(url, sync=sync, wait=10)  # time enough on a loaded machine
+    writes: list[float] = []
+    original = store._write_batch
+
+    def slow(batch: Sequence[Built]) -> None:
+        writes.append(len(batch))
+        threading.Event().wait(0.2)
+        original(batch)
+
+    store.writer._write = slow  # type: ignore[method-assign]
+    searcher = word_searcher(store)
+    response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
+    reader = SearchStore(url)  # another connection: sees only what is committed
+    seen = reader.get_searches("chat")
+    assert len(seen) == (1 if sync else 0)
+    assert response.warnings == []
+    await searcher.aclose()
+    assert len(reader.get_searches("chat")) == 1  # closing writes what was queued
+    reader.close()
+
+
+async def test_a_store_slower_than_the_wait_never_holds_the_answer(
+    tmp_path: Path, word_searcher: WordSearcher
+) -> None:
+    store = SearchStore(f"sqlite:///{tmp_path / 'r.sqlite3'}", wait=0.2, sync=True)
+    gate = threading.Event()
+    original = store._write_batch
+
+    def hung(batch: Sequence[Built]) -> None:
+        gate.wait(10)
+        original(batch)
+
+    store.writer._write = hung  # type: ignore[method-assign]
+    searcher = word_searcher(store)
+    started = asyncio.get_running_loop().time()
+    response = await searcher.asearch({"query": "a b", "type": "kb"})
+    assert asyncio.get_running_loop().time() - started < 2
+    assert response.status == "partial" and [i.title for i in response.items] == ["a", "b"]
+    # Not written in time (TIMEOUT), or, on a busy machine, already known to hang.
+    codes = {w.code for w in response.warnings}
+    assert codes and codes <= {ErrorCode.TIMEOUT, ErrorCode.NETWORK_ERROR}
+    assert all(w.retryable for w in response.warnings)
+    assert response.trace[0].output["citations_persisted"] is False
+    logs = [log.message for log in response.trace[0].logs]
+    assert any("could not store the search record" in m and "queued" in m for m in logs)
+    gate.set()
+    await searcher.aclose()
+    reopened = SearchStore(store.url)
+    assert len(reopened.get_searches(response.request_id)) == 1
+    reopened.close()
