@@ -5,6 +5,11 @@ loop), explicit timeouts, an optional request rate per API (aiolimiter),
 retries from ``unified_search.http.retry``, and one redaction step: every
 error leaving the client has the known keys removed (``unified_search.auth``),
 and so do the log records of httpx and httpcore, which print request URLs.
+
+A server's ``Retry-After`` holds for every request to that API, not only the
+one that got it: until it has passed, a request waits (when waiting is
+allowed) or fails at once with the server's error, nothing sent. So
+concurrent searches, and searches that follow, never call sooner than asked.
 """
 
 from __future__ import annotations
@@ -58,6 +63,14 @@ class SendOptions(TypedDict, total=False):
     """Told when a wait before a retry starts and ends."""
 
 
+@dataclass(frozen=True)
+class _Pause:
+    """An API that asked for no request before ``until`` (on the client's clock), and why."""
+
+    until: float
+    error: SearchError
+
+
 @dataclass
 class _LoopState:
     client: httpx.AsyncClient
@@ -94,6 +107,7 @@ class HttpClient:
         self.clock = clock
         self._transport = transport
         self._states: PerLoop[_LoopState] = PerLoop(self._new_state, _close_state)
+        self._pauses: dict[str, _Pause] = {}
         _protect_logs()
 
     @classmethod
@@ -189,6 +203,8 @@ class HttpClient:
         deadline: Deadline | None,
         rate: float | None,
     ) -> httpx.Response:
+        api = f"{provider} {request.url.host}"
+        self._check_pause(api)
         try:
             async with asyncio.timeout(deadline.remaining() if deadline else None):
                 if rate:
@@ -205,7 +221,34 @@ class HttpClient:
             raise error_from_exception(exc, provider=provider) from None
         if response.is_success:
             return response
-        raise error_from_response(response, provider=provider, rules=rules)
+        error = error_from_response(response, provider=provider, rules=rules)
+        if error.retry_after:
+            until = self.clock() + error.retry_after
+            if until > self._pause_until(api):
+                self._pauses[api] = _Pause(until, error)
+        raise error
+
+    def _pause_until(self, api: str) -> float:
+        pause = self._pauses.get(api)
+        return pause.until if pause else 0.0
+
+    def _check_pause(self, api: str) -> None:
+        """Refuse to send while the API's ``Retry-After`` runs: its error, with the wait left."""
+        pause = self._pauses.get(api)
+        if pause is None:
+            return
+        left = pause.until - self.clock()
+        if left <= 0:
+            self._pauses.pop(api, None)
+            return
+        error = pause.error
+        raise SearchError(
+            error.code,
+            f"{error.message} (nothing sent: {left:.1f} s of its Retry-After are left)",
+            provider=error.provider,
+            retryable=error.retryable,
+            retry_after=left,
+        )
 
     def _limiter(self, provider: str, rate: float) -> AsyncLimiter:
         limiters = self._states.get().limiters

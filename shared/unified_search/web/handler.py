@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +26,7 @@ from unified_search.config import SearchConfig
 from unified_search.delegates import parse_uses
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
-from unified_search.http import Deadline, HttpClient, OnBackoff, Sleep
+from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.web.cache import ResultCache, cache_key, make_cache
 from unified_search.web.delegated import items_from_output
@@ -66,9 +67,10 @@ class WebHandler:
     Timeouts and retries come from the HTTP client (``http``, built from the
     configuration when not given, and then closed by ``aclose``); everything
     else (providers, limits, cache use, keys) from the configuration of each
-    call. ``transport``, ``sleep``, ``resolver`` and ``now`` are there for
-    tests and benchmarks: a mock transport, a sleep that does not wait, a DNS
-    resolver that answers from a table, a fixed clock for relative dates.
+    call. ``transport``, ``sleep``, ``clock``, ``resolver`` and ``now`` are there
+    for tests and benchmarks: a mock transport, a sleep that does not wait and
+    the clock it moves, a DNS resolver that answers from a table, a fixed time
+    for relative dates.
 
     Example:
         >>> config = SearchConfig.load(profile={"web": {"providers": ["searxng"]}})
@@ -83,13 +85,16 @@ class WebHandler:
         http: HttpClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep = asyncio.sleep,
+        clock: Clock = time.monotonic,
         resolver: Resolver = system_resolver,
         cache: ResultCache | None = _DEFAULT,
         now: Callable[[], datetime] | None = None,
     ) -> None:
         self.config = config or SearchConfig()
         self._owns_http = http is None
-        self.http = http or HttpClient.from_config(self.config, transport=transport, sleep=sleep)
+        self.http = http or HttpClient.from_config(
+            self.config, transport=transport, sleep=sleep, clock=clock
+        )
         self.cache = make_cache(self.config.web.cache) if cache is _DEFAULT else cache
         self.calls = CachedCalls(self.cache, self.config.web.cache)
         self.resolver = resolver

@@ -45,12 +45,13 @@ def reranker(provider: Provider, case: dict[str, Any], seen: list[httpx.Request]
 
 
 def no_wait_client(transport: httpx.AsyncBaseTransport) -> HttpClient:
-    """The shared HTTP layer with retries that do not really wait."""
+    """The shared HTTP layer whose retries wait on a clock of their own instead of the wall's."""
+    now = [0.0]
 
     async def no_wait(seconds: float) -> None:
-        return None
+        now[0] += seconds
 
-    return HttpClient(transport=transport, sleep=no_wait)
+    return HttpClient(transport=transport, sleep=no_wait, clock=lambda: now[0])
 
 
 @pytest.mark.parametrize(
