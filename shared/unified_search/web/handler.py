@@ -212,7 +212,7 @@ class WebHandler:
         async def log(level: Any, message: str) -> None:
             await ctx.log(level, f"{provider.name}: {message}")
 
-        async def fetch() -> ProviderAnswer:
+        async def fetch(backoff: OnBackoff) -> ProviderAnswer:
             await log("info", "searching")
             answer = await self.http.call(
                 outgoing,
@@ -221,12 +221,13 @@ class WebHandler:
                 rules=provider.rules,
                 deadline=deadline,
                 requests_per_second=rate,
-                on_backoff=on_backoff,
+                on_backoff=backoff,
             )
             return ProviderAnswer(capped_raw_content(answer.items, max_chars), answer.extras)
 
         key = cache_key(provider.name, request, settings)
-        return await self.calls.get(key, fetch, log, use_cache=ctx.config.web.cache.enabled)
+        use_cache = ctx.config.web.cache.enabled
+        return await self.calls.get(key, fetch, log, use_cache=use_cache, on_backoff=on_backoff)
 
     # -- agent and MCP --------------------------------------------------------------------
 
