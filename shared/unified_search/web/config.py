@@ -86,7 +86,8 @@ class ReaderConfig(Section):
     each read also has ``web.timeout``."""
     extractor: Extractor = "auto"
     """Main-text extraction of HTML pages: ``trafilatura`` (``pip install "unified-search[extract]"``),
-    ``builtin`` (standard library), or ``auto`` (trafilatura when installed)."""
+    ``builtin`` (standard library), or ``auto`` (trafilatura when installed, builtin for pages
+    over a million characters, where trafilatura takes many seconds)."""
     concurrency: int = Field(default=4, ge=1, le=32)
     """Pages fetched at once by ``retrieve_many``."""
     max_redirects: int = Field(default=5, ge=0, le=20)
