@@ -15,6 +15,7 @@ concurrent searches, and searches that follow, never call sooner than asked.
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +26,7 @@ import httpx
 from aiolimiter import AsyncLimiter
 
 from unified_search._loops import PerLoop
-from unified_search.auth import RedactingFilter, redact
+from unified_search.auth import RedactingFilter, redact, remember
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http.errors import Rule, error_from_exception, error_from_response, safe_text
 from unified_search.http.retry import (
@@ -142,6 +143,7 @@ class HttpClient:
         ``provider`` names the API on errors and shares its rate limiter; ``options``
         are described by ``SendOptions``.
         """
+        remember_credentials(request.url)
         timeout = options.get("timeout")
         if timeout is not None:
             request.extensions["timeout"] = httpx.Timeout(timeout).as_dict()
@@ -180,6 +182,7 @@ class HttpClient:
 
     async def open(self, request: httpx.Request, *, provider: str) -> httpx.Response:
         """Send once and return the response unread (``stream=True``); the caller closes it."""
+        remember_credentials(request.url)
         try:
             return await self.client().send(request, stream=True)
         except httpx.HTTPError as exc:
@@ -266,6 +269,17 @@ class HttpClient:
             headers={"User-Agent": USER_AGENT},
         )
         return _LoopState(client)
+
+
+def remember_credentials(url: httpx.URL) -> None:
+    """Treat a password written in a URL (``https://user:pw@searx.example``) as a key.
+
+    httpx sends it as Basic auth and prints it in its log lines; from here on
+    the redaction step removes it, and its Basic form, wherever it shows.
+    """
+    if url.password:
+        remember(url.password)
+        remember(base64.b64encode(f"{url.username}:{url.password}".encode()).decode())
 
 
 def scrubbed(error: SearchError) -> SearchError:
