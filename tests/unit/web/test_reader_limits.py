@@ -393,3 +393,17 @@ async def test_jina_failing_to_reach_a_page_is_a_coded_error_with_its_message(ki
     assert gone.error is not None and "ERR_NAME_NOT_RESOLVED" in gone.error.message
     assert gone.error.provider == "jina" and len(gone.error.message) <= 220
     assert bad.error is not None and bad.error.code is ErrorCode.INVALID_QUERY
+
+
+def test_a_content_wrapper_named_like_furniture_never_hides_the_page() -> None:
+    """WordPress themes wrap the article in ``content-sidebar-wrap``: the builtin keeps it."""
+    story = "<p>" + "Rinse and dry the chickpeas well before roasting them. " * 8 + "</p>"
+    page = (
+        '<div class="site-container"><div class="content-sidebar-wrap"><div class="content">'
+        f"<h1>Crispy chickpeas</h1>{story}</div>"
+        '<div class="sidebar widget-area">Popular recipes</div></div></div>'
+    )
+    _, text = extract(page, "builtin")
+    assert text.startswith("Crispy chickpeas") and "Rinse and dry" in text
+    plain = '<div class="sidebar">Popular recipes</div><div class="post">' + story + "</div>"
+    assert "Popular recipes" not in extract(plain, "builtin")[1]  # a real sidebar still goes
