@@ -92,11 +92,11 @@ async def fan_out_vs_sequential(runs: int) -> dict[str, float]:
     request = SearchRequest(query="rust async runtime comparison")
 
     async def parallel() -> None:
-        await handler.search(request, all_ctx)
+        await handler.asearch(request, all_ctx)
 
     async def sequential() -> None:
         for name in names:
-            await handler.search(request, one_ctx[name])
+            await handler.asearch(request, one_ctx[name])
 
     await parallel()  # warm the connection pool
     result = {"parallel": await timed(parallel, runs), "sequential": await timed(sequential, runs)}
@@ -110,10 +110,10 @@ async def cache_latency(cache: ResultCache, runs: int) -> dict[str, float]:
     counter = iter(range(10**6))
 
     async def miss() -> None:
-        await handler.search(SearchRequest(query=f"fresh query {next(counter)}"), ctx)
+        await handler.asearch(SearchRequest(query=f"fresh query {next(counter)}"), ctx)
 
     async def hit() -> None:
-        await handler.search(SearchRequest(query="repeated query"), ctx)
+        await handler.asearch(SearchRequest(query="repeated query"), ctx)
 
     await hit()
     result = {"miss": await timed(miss, runs), "hit": await timed(hit, runs)}
@@ -158,7 +158,7 @@ async def identical_searches(count: int, redis_url: str | None) -> dict[str, dic
     server = CountingTavily()
     handler = WebHandler(config(["tavily"]), transport=httpx.MockTransport(server))
     ctx = SearchContext(config=config(["tavily"]), request_id="bench")
-    await asyncio.gather(*(handler.search(request, ctx) for _ in range(count)))
+    await asyncio.gather(*(handler.asearch(request, ctx) for _ in range(count)))
     await handler.aclose()
     rows["unified-search (single flight, memory cache)"] = {"provider_calls": server.calls}
     rows["unified-search (two processes, Redis cache)"] = await _over_redis(count, redis_url)
@@ -194,7 +194,7 @@ async def _over_redis(count: int, redis_url: str | None) -> dict[str, Any]:
     request = SearchRequest(query="identical question")
     try:
         await asyncio.gather(
-            *(handlers[n % 2].search(request, ctx) for n in range(count)),
+            *(handlers[n % 2].asearch(request, ctx) for n in range(count)),
         )
     except Exception as exc:  # a Redis that is not there: the row says so
         return {"status": f"absent ({type(exc).__name__})"}
@@ -248,7 +248,7 @@ async def rate_limited_beside_healthy(retry_after: float) -> dict[str, dict[str,
     handler = WebHandler(config(names), transport=transport, cache=None)
     ctx = SearchContext(config=config(names), request_id="bench")
     started = time.perf_counter()
-    result = await handler.search(SearchRequest(query="q"), ctx)
+    result = await handler.asearch(SearchRequest(query="q"), ctx)
     ours = time.perf_counter() - started
     await handler.aclose()
     started = time.perf_counter()

@@ -20,7 +20,7 @@ from pydantic import ConfigDict, ValidationError, model_validator
 
 from langchain_unified_search.binding import SessionBinding, run_ids
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
-from unified_search._sync import run_sync
+from unified_search import run_sync
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
 from unified_search.events import EventSink
 from unified_search.tools import TOOLS, ToolLimits, ToolName

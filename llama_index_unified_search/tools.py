@@ -14,7 +14,7 @@ from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSp
 
 from llama_index_unified_search.instrumentation import asearch
 from llama_index_unified_search.retriever import resolve_session
-from unified_search._sync import run_sync
+from unified_search import run_sync
 from unified_search.searcher import ConfigLike, Searcher
 from unified_search.session import RunIds, SearchSession, ToolAnswer
 from unified_search.tools import TOOLS, ToolLimits, ToolSpec, tool_specs

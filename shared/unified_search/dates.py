@@ -15,10 +15,12 @@ A date without its day (``Jun 2026``, ``2026``) is the first of its month or yea
 from __future__ import annotations
 
 import functools
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from email.utils import parsedate_to_datetime
 
 from dateparser.date import DateDataParser
+
+from unified_search.types import TimeRange
 
 #: Languages tried for written-out and relative dates (the providers' most common ones).
 LANGUAGES = ("en", "zh", "ja", "ko", "de", "fr", "es", "pt", "it", "nl", "ru")
@@ -26,6 +28,13 @@ LANGUAGES = ("en", "zh", "ja", "ko", "de", "fr", "es", "pt", "it", "nl", "ru")
 MAX_CHARS = 64
 #: How far past ``now`` a date may lie (time zones, clocks a little off) and still be read.
 FUTURE_SLACK = timedelta(days=1)
+#: How far back each ``time_range`` reaches.
+SPANS: dict[TimeRange, timedelta] = {
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+    "month": timedelta(days=31),
+    "year": timedelta(days=366),
+}
 
 
 def parse_date(value: str, now: datetime | None = None) -> datetime | None:
@@ -86,3 +95,24 @@ def _parser(reference: datetime) -> DateDataParser:
 
 def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def within_period(
+    published: datetime,
+    now: datetime,
+    time_range: TimeRange | None = None,
+    start: date | None = None,
+    end: date | None = None,
+) -> bool:
+    """Tell whether a publication time falls in a request's ``time_range`` or dates.
+
+    Example:
+        >>> now = datetime(2026, 7, 10, tzinfo=UTC)
+        >>> within_period(datetime(2026, 7, 1, tzinfo=UTC), now, "week")
+        False
+    """
+    if time_range is not None and published < now - SPANS[time_range]:
+        return False
+    if start is not None and published < datetime.combine(start, time.min, UTC):
+        return False
+    return end is None or published <= datetime.combine(end, time.max, UTC)

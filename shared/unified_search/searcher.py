@@ -112,7 +112,7 @@ class Searcher(Closable):
     def register(self, type_: SearchType | str, handler: SearchHandler) -> None:
         """Use ``handler`` for every request of ``type_`` (replacing the builtin one)."""
         if not isinstance(handler, SearchHandler):
-            raise TypeError("a handler needs an async search(request, ctx) method")
+            raise TypeError("a handler needs an async asearch(request, ctx) method")
         self._handlers[SearchType(type_)] = handler
 
     def handler(self, type_: SearchType) -> SearchHandler:
@@ -192,7 +192,7 @@ class Searcher(Closable):
         """
         if not items:
             return []
-        ranked = await self.reranker(reranker).rerank(query, items, top_n=top_n)
+        ranked = await self.reranker(reranker).arerank(query, items, top_n=top_n)
         return _positions(items, ranked)
 
     async def arun(
@@ -227,6 +227,7 @@ class Searcher(Closable):
         fetch: Fetch,
         **options: Unpack[RunOptions],
     ) -> SearchResponse:
+        _check_options(options)
         started = time.perf_counter()
         overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
@@ -342,10 +343,10 @@ class Searcher(Closable):
         return result
 
     async def _search_one(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        return await self.handler(request.type).search(request, ctx)
+        return await self.handler(request.type).asearch(request, ctx)
 
     async def _read_page(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        retrieve = getattr(self.handler(SearchType.WEB), "retrieve", None)
+        retrieve = getattr(self.handler(SearchType.WEB), "aretrieve", None)
         if retrieve is None:
             raise SearchError(ErrorCode.UNSUPPORTED, "the web handler cannot retrieve URLs")
         page: ResultItem = await retrieve(request.query, ctx)
@@ -369,7 +370,7 @@ class Searcher(Closable):
         # Per-request lists (already weighed on arrival) for rank-fusing rerankers.
         lists = [r.items for r in results if r is not None and r.items]
         # get_reranker wraps every reranker that can fail in the weighted fallback.
-        return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
+        return await reranker.arerank(query, candidates, top_n=top_n, lists=lists)
 
     async def _keep(
         self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace
@@ -516,6 +517,14 @@ def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
     return SearchResult(
         type=request.type, query=request.query, source=request.source, error=error.info()
     )
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Refuse a misspelled option rather than search without it."""
+    unknown = sorted(set(options) - RunOptions.__optional_keys__)
+    if unknown:
+        valid = ", ".join(sorted(RunOptions.__optional_keys__))
+        raise TypeError(f"unexpected option(s) {unknown}; valid: {valid}")
 
 
 def _builtin_handler(type_: SearchType, config: SearchConfig, http: HttpClient) -> SearchHandler:

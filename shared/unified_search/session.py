@@ -21,7 +21,7 @@ raises on any failure.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict, Unpack
 
@@ -35,7 +35,7 @@ from unified_search.parallel import Mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
 from unified_search.tools import TOOLS, ToolLimits, ToolName, tool_text
-from unified_search.types import JSON, SearchRequest, SearchType, Source
+from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
 
 #: The SearchRequest fields ``SearchOptions.request_fields`` may set.
 REQUEST_FIELDS = frozenset(SearchRequest.model_fields) - {"query", "type", "source"}
@@ -52,6 +52,9 @@ RunId = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_prin
 
 class RunIds(BaseModel):
     """The caller's identifiers of a run; the first one given is the citation scope.
+
+    The searches are stored under the ``chat_id``, else the ``thread_id`` (a LangGraph
+    thread is a conversation), so the HTTP click-through finds them.
 
     Example:
         >>> RunIds.from_values({"thread_id": 7, "recursion_limit": 25}).scope
@@ -78,6 +81,11 @@ class RunIds(BaseModel):
     def scope(self) -> str | None:
         """The citation scope the caller chose, if any."""
         return self.request_id or self.thread_id or self.chat_id
+
+    @property
+    def conversation(self) -> str | None:
+        """The conversation the searches are stored under: the chat, else the thread."""
+        return self.chat_id or self.thread_id
 
 
 class SearchOptions(BaseModel):
@@ -269,11 +277,23 @@ class SearchSession:
         (limits or ToolLimits()).check_url(url)
         return checked(await self.searcher.aretrieve(url, **self._ids(call)))
 
+    async def acite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Cite items from elsewhere (a user's own documents) in ``scope``, after what it holds.
+
+        Their IDs are then never handed out again in the scope, persisted like a search's.
+        """
+        if not items:
+            return []
+        numbering = self.searcher.numbering
+        numbered = await numbering.anumber(scope, items)
+        await numbering.aremember(scope, numbered.unwritten)
+        return numbered.items
+
     def _ids(self, call: Call) -> _Addressed:
         run = call.get("run")
         return {
             "request_id": self.scope_for(run),
-            "chat_id": run.chat_id if run else None,
+            "chat_id": run.conversation if run else None,
             "sinks": call.get("sinks", ()),
         }
 
@@ -301,3 +321,7 @@ class SearchSession:
     ) -> SearchResponse:
         """Sync twin of ``aretrieve``."""
         return run_sync(self.aretrieve(url, limits=limits, **call))
+
+    def cite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Sync twin of ``acite``."""
+        return run_sync(self.acite(items, scope))

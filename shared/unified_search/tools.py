@@ -22,6 +22,7 @@ from unified_search.config import CitationConfig
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
 from unified_search.response import SearchResponse
 from unified_search.types import SearchDepth, SearchRequest, SearchType, TimeRange
+from unified_search.urls import in_domains
 
 ToolName = Literal["web_search", "retrieve_url", "kb_search", "db_search"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -170,17 +171,17 @@ class ToolLimits(BaseModel):
         if not self.allows(SearchType.WEB):
             raise _refused("reading web pages is not allowed here")
         host = (urlsplit(url).hostname or "").lower()
-        if self.include_domains is not None and not _in_domains(host, self.include_domains):
+        if self.include_domains is not None and not in_domains(url, self.include_domains):
             raise _refused(
                 f"{host or url!r} is outside the allowed domains: {', '.join(self.include_domains)}"
             )
-        if _in_domains(host, self.exclude_domains):
+        if in_domains(url, self.exclude_domains):
             raise _refused(f"{host!r} is an excluded domain")
 
     def _web(self, request: SearchRequest) -> dict[str, Any]:
         sites = request.sites
         if self.include_domains is not None:
-            outside = [site for site in sites if not _in_domains(site, self.include_domains)]
+            outside = [site for site in sites if not in_domains(site, self.include_domains)]
             if outside:
                 allowed = ", ".join(self.include_domains)
                 raise _refused(f"domain {outside[0]!r} is not allowed; allowed: {allowed}")
@@ -204,11 +205,6 @@ def _within(what: str, asked: list[str], allowed: list[str] | None) -> list[str]
     if outside:
         raise _refused(f"{what} {outside[0]!r} is not allowed; allowed: {', '.join(allowed)}")
     return asked or list(allowed)
-
-
-def _in_domains(host: str, domains: Sequence[str]) -> bool:
-    host = host.lower().strip(".")
-    return any(host == d.lower() or host.endswith("." + d.lower()) for d in domains)
 
 
 def _narrowest(asked: TimeRange | None, limit: TimeRange | None) -> TimeRange | None:

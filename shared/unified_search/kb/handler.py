@@ -174,7 +174,7 @@ class KBHandler:
 
     # -- searching ------------------------------------------------------------------------
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Hybrid search over the requested (or configured, or all) collections."""
         kb = ctx.config.kb
         names = await self._names(request, kb)

@@ -49,7 +49,7 @@ async def main(url: str, prefix: str, count: int, mode: str) -> None:
     print("ready", flush=True)
     sys.stdin.readline()
     outcomes = await asyncio.gather(
-        *(handler.search(SearchRequest(query="shared question"), ctx) for _ in range(count)),
+        *(handler.asearch(SearchRequest(query="shared question"), ctx) for _ in range(count)),
         return_exceptions=True,
     )
     await handler.aclose()

@@ -159,7 +159,7 @@ async def test_a_refused_option_sends_nothing(target: str, option: str, kit: Any
     config = kit.web_config([name], serpapi={"engine": engine or "google"})
     handler = WebHandler(config, transport=api.transport, cache=None)
     with pytest.raises(SearchError) as caught:
-        await handler.search(SearchRequest(query="q", **OPTIONS[option]), kit.context(config))
+        await handler.asearch(SearchRequest(query="q", **OPTIONS[option]), kit.context(config))
     await handler.aclose()
     assert caught.value.code is ErrorCode.UNSUPPORTED and api.requests == []
 
@@ -278,7 +278,7 @@ async def test_the_limit_counts_distinct_pages_and_https_wins(
     api.on(kit.HOSTS[name], httpx.Response(200, json=answer_listing(name, PAGES)))
     config = kit.web_config([name])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q", limit=3), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q", limit=3), kit.context(config))
     await handler.aclose()
     assert [item.url for item in result.items] == [
         "https://site.example/page/",

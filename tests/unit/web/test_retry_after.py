@@ -98,13 +98,13 @@ async def test_the_wait_asked_is_honoured_or_the_search_fails_at_once(
     handler = make_handler(config)
     try:
         if retried:
-            result = await handler.search(SearchRequest(query="q"), kit.context(config))
+            result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
             assert len(result.items) == 4 and len(api.requests) == 2
             (waited,) = sleeps.waits
             assert waited == pytest.approx(asked, abs=1.01) and waited >= asked - 0.001
         else:
             with pytest.raises(SearchError) as caught:
-                await handler.search(SearchRequest(query="q"), kit.context(config))
+                await handler.asearch(SearchRequest(query="q"), kit.context(config))
             assert caught.value.code is ErrorCode.RATE_LIMITED
             assert caught.value.retry_after == pytest.approx(asked, abs=1.01)
             assert len(api.requests) == 1 and sleeps.waits == []
@@ -120,7 +120,7 @@ async def test_brave_per_second_window_is_waited_out(
     api.on(BRAVE, kit.replay("brave_rate_limited"), kit.replay("brave_search_success"))
     config = kit.web_config(["brave"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert result.items and sleeps.waits == [1.0]
 
@@ -135,15 +135,15 @@ async def test_a_later_search_never_calls_before_the_wait_is_over(
     handler = make_handler(config)
     ctx = kit.context(config)
     with pytest.raises(SearchError):
-        await handler.search(SearchRequest(query="first"), ctx)
+        await handler.asearch(SearchRequest(query="first"), ctx)
     sleeps.now += 2  # another question, 2 s later: 3 s are left, nothing is sent
     with pytest.raises(SearchError) as caught:
-        await handler.search(SearchRequest(query="second"), ctx)
+        await handler.asearch(SearchRequest(query="second"), ctx)
     assert caught.value.code is ErrorCode.RATE_LIMITED
     assert caught.value.retry_after == pytest.approx(3.0)
     assert "nothing sent" in caught.value.message and len(api.requests) == 1
     sleeps.now += 1.5  # 1.5 s left: within the deadline, so waited out, then sent
-    result = await handler.search(SearchRequest(query="third"), ctx)
+    result = await handler.asearch(SearchRequest(query="third"), ctx)
     await handler.aclose()
     assert result.items and sleeps.waits == [pytest.approx(1.5)] and len(api.requests) == 2
 
@@ -158,7 +158,7 @@ async def test_concurrent_searches_call_a_rate_limited_provider_once(kit: Any, a
     handler = WebHandler(config, transport=api.transport, cache=None)  # real time
     ctx = kit.context(config)
     results = await asyncio.gather(
-        *(handler.search(SearchRequest(query=f"question {n}"), ctx) for n in range(3))
+        *(handler.asearch(SearchRequest(query=f"question {n}"), ctx) for n in range(3))
     )
     await handler.aclose()
     assert api.hosts().count(EXA) == 1
@@ -214,7 +214,7 @@ async def test_requests_per_second_holds_one_provider_and_not_the_others(
     handler = WebHandler(config, transport=api.transport, cache=None)
     ctx = kit.context(config)
     started = time.perf_counter()
-    await asyncio.gather(*(handler.search(SearchRequest(query=f"q{n}"), ctx) for n in range(3)))
+    await asyncio.gather(*(handler.asearch(SearchRequest(query=f"q{n}"), ctx) for n in range(3)))
     await handler.aclose()
     assert len(sent[TAVILY]) == 3 and len(sent[BRAVE]) == 3
     assert max(sent[BRAVE]) < 0.5  # Brave has no limit: all three at once

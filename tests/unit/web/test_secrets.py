@@ -104,7 +104,7 @@ async def test_the_reader_through_jina_never_shows_its_key(
     config = kit.web_config([], reader={"jina": {"enabled": True}}, retries=0)
     handler = WebHandler(config, transport=echo(status), cache=None)
     try:
-        item = await handler.retrieve("https://example.com/page")
+        item = await handler.aretrieve("https://example.com/page")
         text = item.model_dump_json()  # a 200 echo is "content": still no key in it
     except SearchError as error:
         text = str(error) + repr(error)
@@ -122,7 +122,7 @@ async def test_rerank_errors_never_show_the_key(
     http = HttpClient(transport=echo(status), sleep=_no_wait)
     reranker = RemoteReranker(provider, section, http=http)
     with pytest.raises(SearchError) as caught:
-        await reranker.rerank("q", [ResultItem(type="kb", content="a")])
+        await reranker.arerank("q", [ResultItem(type="kb", content="a")])
     await http.aclose()
     assert leaked(str(caught.value)) == [] and "<html>" not in caught.value.message
     assert len(caught.value.message) <= 240  # an excerpt of at most 200 characters, and its label
@@ -266,7 +266,7 @@ async def test_rerank_embedding_and_reader_echoes_in_any_escaping_hide_the_key(
     for provider in ("cohere", "jina"):
         section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
         with pytest.raises(SearchError) as caught:
-            await RemoteReranker(provider, section, http=http).rerank("q", [ResultItem(type="kb")])
+            await RemoteReranker(provider, section, http=http).arerank("q", [ResultItem(type="kb")])
         messages.append(str(caught.value))
     embed = OpenAIEmbedding("m", api_key=Secret.from_env("OPENAI_API_KEY"), http=http)
     with pytest.raises(SearchError) as embedded:
@@ -274,7 +274,7 @@ async def test_rerank_embedding_and_reader_echoes_in_any_escaping_hide_the_key(
     messages.append(str(embedded.value))
     reader = WebHandler(config, http=http, cache=None)
     with pytest.raises(SearchError) as read:
-        await reader.retrieve("https://example.com/page")
+        await reader.aretrieve("https://example.com/page")
     messages.append(str(read.value))
     await http.aclose()
     for message in messages:
