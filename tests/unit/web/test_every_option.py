@@ -42,6 +42,17 @@ def anything(request: httpx.Request, body: dict[str, Any]) -> bool:
     return True
 
 
+#: Google's own parameters, the same through Serper and SerpApi (whose news differ).
+GOOGLE: dict[str, Check | None] = {
+    "country": lambda r, b: b["gl"] == "de",
+    "language": lambda r, b: b["hl"] == "de",
+    "start_date": lambda r, b: b["tbs"] == "cdr:1,cd_min:7/1/2026",
+    "end_date": lambda r, b: b["tbs"] == "cdr:1,cd_max:7/1/2026",
+    "time_range": lambda r, b: b["tbs"] == "qdr:y",
+    "include_answer": anything,
+    "include_raw_content": REFUSED,
+    "include_images": REFUSED,
+}
 #: Where each option lands in each API's request; ``REFUSED`` where the API lacks it.
 SENT: dict[str, dict[str, Check | None]] = {
     "tavily": {
@@ -55,17 +66,7 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_raw_content": lambda r, b: b["include_raw_content"] is True,
         "include_images": lambda r, b: b["include_images"] is True,
     },
-    "serper": {
-        "news": lambda r, b: r.url.path == "/news",
-        "country": lambda r, b: b["gl"] == "de",
-        "language": lambda r, b: b["hl"] == "de",
-        "start_date": lambda r, b: b["tbs"] == "cdr:1,cd_min:7/1/2026",
-        "end_date": lambda r, b: b["tbs"] == "cdr:1,cd_max:7/1/2026",
-        "time_range": lambda r, b: b["tbs"] == "qdr:y",
-        "include_answer": anything,
-        "include_raw_content": REFUSED,
-        "include_images": REFUSED,
-    },
+    "serper": GOOGLE | {"news": lambda r, b: r.url.path == "/news"},
     "brave": {
         "news": lambda r, b: r.url.path == "/res/v1/news/search",
         "country": lambda r, b: b["country"] == "DE",
@@ -99,17 +100,7 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_raw_content": REFUSED,
         "include_images": REFUSED,
     },
-    "serpapi:google": {
-        "news": lambda r, b: b["tbm"] == "nws",
-        "country": lambda r, b: b["gl"] == "de",
-        "language": lambda r, b: b["hl"] == "de",
-        "start_date": lambda r, b: b["tbs"] == "cdr:1,cd_min:7/1/2026",
-        "end_date": lambda r, b: b["tbs"] == "cdr:1,cd_max:7/1/2026",
-        "time_range": lambda r, b: b["tbs"] == "qdr:y",
-        "include_answer": anything,
-        "include_raw_content": REFUSED,
-        "include_images": REFUSED,
-    },
+    "serpapi:google": GOOGLE | {"news": lambda r, b: b["tbm"] == "nws"},
     "serpapi:bing": {"country": lambda r, b: b["cc"] == "de", "time_range": REFUSED},
     "serpapi:duckduckgo": {"time_range": lambda r, b: b["df"] == "y"},
     **{f"serpapi:{engine}": {} for engine in ("baidu", "yandex", "yahoo", "naver")},
