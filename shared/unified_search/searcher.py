@@ -13,8 +13,11 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 from unified_search._lifecycle import Closable
 from unified_search._optional import require
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource, attaching
+from unified_search.choices import check_uses
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
+from unified_search.delegated_search import delegating
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, Trace
@@ -44,6 +47,7 @@ class RunOptions(TypedDict, total=False):
     overrides: Mapping[str, Any] | None
     top_n: int | None
     provided_references: int
+    attachments: Sequence[DataSource]
     sinks: Iterable[EventSink]
 
 
@@ -79,6 +83,8 @@ class Searcher(Closable):
     (a fresh one per call by default). With a ``store`` (a ``SearchStore``) every
     search is recorded and the numbering of every scope is persisted, so restarts
     and other processes continue it; without one it lives in this process only.
+    ``agents`` are the delegates ``uses`` values may name: every ``uses`` value is
+    checked when the Searcher is built (``ConfigurationError`` listing the valid ones).
 
     Example:
         >>> async with Searcher({"kb": {"collections": ["docs"]}}) as searcher:  # doctest: +SKIP
@@ -99,6 +105,7 @@ class Searcher(Closable):
         self.config = as_config(config)
         self.store = store
         self.delegates = Delegates(agents)
+        check_uses(self.config, self.delegates)
         self.events = EventBus(sinks)
         self.numbering = Numbering(store)
         self._http = http
@@ -214,8 +221,10 @@ class Searcher(Closable):
                 filters); ``overrides``, configuration keys applied over the Searcher's;
                 ``top_n``, how many items to keep (default: the requests' ``rerank.top_n``
                 or ``rerank.top_n``); ``provided_references``, references the user attached
-                themselves (they count toward ``options.skip_threshold``); ``sinks``, extra
-                event sinks for this call only.
+                themselves (they count toward ``options.skip_threshold``); ``attachments``,
+                rows, documents and MCP resources the user attached, cited as references of
+                their own (``unified_search.attachments``); ``sinks``, extra event sinks for
+                this call only.
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
         return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
@@ -231,6 +240,8 @@ class Searcher(Closable):
         started = time.perf_counter()
         overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
+        if overrides:
+            check_uses(config, self.delegates)
         reranker = self._reranker(batch, config)
         keep = _top_n(batch, config, options.get("top_n"))
         request_id = options.get("request_id") or self.new_scope()
@@ -251,18 +262,20 @@ class Searcher(Closable):
             user=options.get("user") or {},
             delegates=self.delegates,
         )
-        provided = options.get("provided_references", 0)
+        attachments = options.get("attachments", ())
+        provided = options.get("provided_references", 0) + len(attachments)
         skips = [_skip_reason(r, config, allocator, provided) for r in batch]
+        fetch = delegating(fetch, batch, config)
+        attached, fetch = attaching(fetch, attachments, batch[0].query)
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
-        results = await fan_out(
-            jobs,
-            mode=mode,
-            on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
-            useful=lambda r: bool(r.items),
-        )
-        ranked = await self._rank(batch[0].query, results, reranker, keep, config)
+        attached_jobs = [self._job(r, ctx_base, trace, None, fetch) for r in attached]
+        searched, read = await _fan_out(batch, jobs, attached, attached_jobs, mode)
+        # Attachments come first, so a tie in the ranking goes to what the user gave.
+        question = batch[0].query
+        batch, results = [*attached, *batch], [*read, *searched]
+        ranked = await self._rank(question, results, reranker, keep, config)
         numbered = await self.numbering.anumber(request_id, ranked)
         items = numbered.items
         response = SearchResponse(
@@ -279,7 +292,7 @@ class Searcher(Closable):
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
-            total=sum(1 for skip in skips if skip is None),
+            total=sum(1 for skip in skips if skip is None) + len(attached),
             output={
                 "result_count": len(items),
                 "duration_ms": round(response.duration_ms, 3),
@@ -462,6 +475,32 @@ class Searcher(Closable):
     def close(self) -> None:
         """Sync twin of ``aclose``."""
         run_sync(self.aclose())
+
+
+async def _fan_out(
+    batch: list[SearchRequest],
+    jobs: list[Any],
+    attached: list[SearchRequest],
+    attached_jobs: list[Any],
+    mode: Mode,
+) -> tuple[list[SearchResult | None], list[SearchResult | None]]:
+    """Run the searches in ``mode`` and the attachments beside them.
+
+    Attachments never end an ``any``/``race`` wait, so they are awaited on their own.
+    """
+    searched = fan_out(
+        jobs,
+        mode=mode,
+        on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
+        useful=lambda r: bool(r.items),
+    )
+    if not attached_jobs:
+        return await searched, []
+    read = fan_out(
+        attached_jobs, on_error=lambda i, exc: _failed(attached[i], as_search_error(exc))
+    )
+    found, given = await asyncio.gather(searched, read)
+    return found, given
 
 
 def _validate_requests(requests: Sequence[RequestLike]) -> list[SearchRequest]:

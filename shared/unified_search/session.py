@@ -25,12 +25,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict, Unpack
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource
 from unified_search.deep import default_types
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.events import EventSink
+from unified_search.modes import QueryMode, answer_guidance, arun_mode
 from unified_search.parallel import Mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
@@ -104,7 +106,10 @@ class SearchOptions(BaseModel):
     """Knowledge-base collections; empty means the configured ones."""
     models: list[str] = Field(default_factory=list)
     """Database tables or views; empty means the configured ones."""
-    mode: Mode = Mode.ALL
+    mode: QueryMode | None = None
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None`` searches each
+    source once with the query as typed. ``all``/``any``/``race`` are read as ``parallel``."""
+    parallel: Mode = Mode.ALL
     """``all`` waits for every source, ``any`` for the first with results, ``race`` for the first."""
     k: int | None = Field(default=None, ge=1, le=1000)
     """Results to return; ``None`` uses ``rerank.top_n``."""
@@ -122,6 +127,31 @@ class SearchOptions(BaseModel):
     """Configuration keys applied over the Searcher's for these searches."""
     provided_references: int = Field(default=0, ge=0)
     """References the user attached themselves (counts toward ``options.skip_threshold``)."""
+    attachments: list[DataSource] = Field(default_factory=list)
+    """Rows, documents and MCP resources the user attached: each cited as a reference of its own
+    (``unified_search.attachments``) and counted toward ``options.skip_threshold``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fan_out_given_as_mode(cls, data: Any) -> Any:
+        """Accept ``mode="any"`` (and ``all``, ``race``), the earlier spelling of ``parallel``."""
+        if isinstance(data, Mapping) and str(data.get("mode")) in set(Mode):
+            return {**data, "parallel": data["mode"], "mode": None}
+        return data
+
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _known_mode(cls, value: Any) -> Any:
+        if value is None or isinstance(value, QueryMode):
+            return value
+        try:
+            return QueryMode.from_str(str(value))
+        except ValueError:
+            fan_out = ", ".join(m.value for m in Mode)
+            raise ValueError(
+                f"unknown mode {value!r}; valid: {', '.join(m.value for m in QueryMode)} "
+                f"(or {fan_out}, which set parallel)"
+            ) from None
 
     @model_validator(mode="after")
     def _consistent(self) -> SearchOptions:
@@ -227,13 +257,16 @@ class SearchSession:
         """Search ``query`` as ``options`` say, within the call's scope, under the failure policy."""
         options = options or SearchOptions()
         requests = options.build(query, default_types(self.searcher.config))
-        response = await self.searcher.arun(
+        response = await arun_mode(
+            self.searcher,
             requests,
-            mode=options.mode,
+            options.mode,
+            parallel=options.parallel,
             top_n=options.k,
             user=options.user,
             overrides=options.overrides,
             provided_references=options.provided_references,
+            attachments=options.attachments,
             **self._ids(call),
         )
         return checked(response, options.strict)
@@ -244,9 +277,12 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
+        mode: QueryMode | str | None = None,
         **call: Unpack[Call],
     ) -> ToolAnswer:
-        """Run the tool ``name`` with a model's ``arguments``, narrowed to ``limits``.
+        """Run the tool ``name`` with a model's ``arguments``, narrowed to ``limits``, in ``mode``.
+
+        In ``answer`` mode the text also carries the synthesis instructions.
 
         Raises:
             SearchError: INVALID_QUERY for bad or disallowed arguments, UNSUPPORTED for an
@@ -266,9 +302,14 @@ class SearchSession:
                 query=args.query, type=spec.kind, limit=args.max_results, **spec.fields(args)
             )
             request = limits.request(request)
-            found = await self.searcher.asearch(request, top_n=request.limit, **self._ids(call))
+            found = await arun_mode(
+                self.searcher, [request], mode, top_n=request.limit, **self._ids(call)
+            )
             response = checked(found)
-        return ToolAnswer(tool_text(response, self.searcher.config.citation), response)
+        text = tool_text(response, self.searcher.config.citation)
+        if mode == QueryMode.ANSWER and response.references:
+            text = f"{text}\n\n{answer_guidance(response)}"
+        return ToolAnswer(text, response)
 
     async def aretrieve(
         self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
@@ -311,10 +352,11 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
+        mode: QueryMode | str | None = None,
         **call: Unpack[Call],
     ) -> ToolAnswer:
         """Sync twin of ``acall_tool``."""
-        return run_sync(self.acall_tool(name, arguments, limits=limits, **call))
+        return run_sync(self.acall_tool(name, arguments, limits=limits, mode=mode, **call))
 
     def retrieve(
         self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]

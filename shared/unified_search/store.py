@@ -58,13 +58,14 @@ from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
     SearchRecord,
     define_tables,
+    record_filters,
     record_from_row,
     record_row,
     records_from_response,
     reference_from_row,
     reference_row,
 )
-from unified_search.types import Reference
+from unified_search.types import Reference, SearchType, Source
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
@@ -238,6 +239,44 @@ class SearchStore(Closable):
             stored = self._references_of(conn, request_id, None) if visible else {}
         return [stored[index] for index in sorted(visible) if index in stored]
 
+    def find_searches(
+        self,
+        *,
+        chat_id: str | None = None,
+        source: Source | SearchType | str | None = None,
+        limit: int = 100,
+        include_deleted: bool = False,
+    ) -> list[SearchRecord]:
+        """Return the latest ``limit`` records of a chat and/or a source, oldest first.
+
+        ``source`` is who asked (``user``, ``hook``, ``auto``) or, as the design's
+        records call it, the kind of source searched (``web``, ``kb``, ``db``).
+
+        Example:
+            >>> store.find_searches(chat_id="c1", source="kb")  # doctest: +SKIP
+        """
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if chat_id is not None:
+            _require_text("chat_id", chat_id)
+        filters = record_filters(self.records, chat_id, source, include_deleted=include_deleted)
+        statement = select(self.records).where(*filters)
+        statement = statement.order_by(self.records.c.id.desc()).limit(limit)
+        with self._connection() as conn:
+            rows = list(reversed(conn.execute(statement).mappings().all()))
+            stored = self._references_of_requests(conn, {row["request_id"] for row in rows})
+        return [record_from_row(row, stored.get(row["request_id"], {})) for row in rows]
+
+    def _references_of_requests(
+        self, conn: Connection, request_ids: set[str]
+    ) -> dict[str, dict[int, Reference]]:
+        table = self.references
+        rows = conn.execute(select(table).where(table.c.request_id.in_(request_ids))).mappings()
+        found: dict[str, dict[int, Reference]] = {}
+        for row in rows:
+            found.setdefault(row["request_id"], {})[row["ref_index"]] = reference_from_row(row)
+        return found
+
     def _visible_indices(self, conn: Connection, request_id: str) -> set[int]:
         statement = select(self.records.c.reference_indices).where(
             self.records.c.request_id == request_id, self.records.c.deleted_at.is_(None)
@@ -302,6 +341,21 @@ class SearchStore(Closable):
     async def aget_references(self, request_id: str) -> list[Reference]:
         """Async twin of ``get_references``."""
         return await self._gate.call(self.get_references, request_id)
+
+    async def afind_searches(
+        self,
+        *,
+        chat_id: str | None = None,
+        source: Source | SearchType | str | None = None,
+        limit: int = 100,
+        include_deleted: bool = False,
+    ) -> list[SearchRecord]:
+        """Async twin of ``find_searches``."""
+        return await asyncio.to_thread(
+            lambda: self.find_searches(
+                chat_id=chat_id, source=source, limit=limit, include_deleted=include_deleted
+            )
+        )
 
     async def adelete_chat(self, chat_id: str) -> int:
         """Async twin of ``delete_chat``."""

@@ -227,7 +227,7 @@ async def test_keywords_from_the_keyword_agent_are_sent_and_recorded(
 
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "kw"}})
-    request = SearchRequest(query="how do heat pumps work in the cold?")
+    request = SearchRequest(query="how do heat pumps work in the cold?", source="auto")
     result = await run(make_handler(config), kit, config, request, Delegates({"kw": extract}))
     assert result.keywords == ["heat", "pumps", "cold"]
     assert seen[0]["query"] == request.query
@@ -240,7 +240,7 @@ async def test_builtin_keyword_extractor_drops_question_words(
 ) -> None:
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "builtin"}})
-    request = SearchRequest(query="how do heat pumps work in cold climates?")
+    request = SearchRequest(query="how do heat pumps work in cold climates?", source="auto")
     result = await run(make_handler(config), kit, config, request)
     assert {"heat", "pumps", "cold"} <= set(result.keywords)
     assert "how" not in result.keywords
@@ -253,7 +253,7 @@ async def test_keywords_are_skipped_when_the_request_says_so(
 ) -> None:
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "kw"}})
-    request = SearchRequest(query="raw query", use_keywords=False)
+    request = SearchRequest(query="raw query", use_keywords=False, source="auto")
     result = await run(
         make_handler(config), kit, config, request, Delegates({"kw": lambda p: ["x"]})
     )
