@@ -5,14 +5,17 @@ answers are the recorded API shapes in tests/fixtures/web), so the numbers
 measure our own overhead and behaviour, not the network. Scenarios:
 
 * parallel fan-out vs sequential provider calls, cache hit vs miss;
-* ``--identical N`` identical concurrent cold searches → provider calls made
-  (ours: single flight; a plain client, as LangChain's Tavily tool does: one each);
+* ``--identical N …`` identical concurrent cold searches → provider calls made
+  (ours: single flight, in memory and over Redis between two handlers that
+  stand for two processes; a plain cached client, aiocache's ``@cached``,
+  misses N times; aiocache's ``@cached_stampede`` locks like ours);
 * one provider answering 429 with ``Retry-After`` beside two healthy ones →
   seconds until the healthy results are in hand (ours vs a gather whose
   retries honour ``Retry-After``);
 * with ``--pages PATH``, the extraction quality table of ``benchmarks/extraction.py``.
 
-    python benchmarks/web.py [--runs 7] [--identical 5] [--retry-after 2] [--pages benchmarks/data/extraction] [--json PATH]
+    python benchmarks/web.py [--runs 7] [--identical 5 50] [--redis URL] [--retry-after 2]
+        [--pages benchmarks/data/extraction] [--json PATH]
 """
 
 from __future__ import annotations
@@ -134,42 +137,98 @@ async def measure(runs: int) -> dict[str, dict[str, float]]:
     }
 
 
-async def identical_searches(count: int) -> dict[str, dict[str, Any]]:
-    """Provider calls made by ``count`` identical concurrent cold searches."""
-    calls = 0
-    body = json.loads((FIXTURES / "tavily_search_success.json").read_text(encoding="utf-8"))
+class CountingTavily:
+    """The Tavily API, mocked: answers after 50 ms and counts the calls it gets."""
 
-    async def handle(request: httpx.Request) -> httpx.Response:
-        nonlocal calls
-        calls += 1
+    def __init__(self) -> None:
+        self.calls = 0
+        self.body = json.loads((FIXTURES / "tavily_search_success.json").read_text())["response"]
+
+    async def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.calls += 1
         await asyncio.sleep(0.05)
-        return httpx.Response(200, json=body["response"])
+        return httpx.Response(200, json=self.body)
 
-    transport = httpx.MockTransport(handle)
-    handler = WebHandler(config(["tavily"]), transport=transport)  # the default cache
-    ctx = SearchContext(config=config(["tavily"]), request_id="bench")
+
+async def identical_searches(count: int, redis_url: str | None) -> dict[str, dict[str, Any]]:
+    """Provider calls made by ``count`` identical concurrent cold searches, per system."""
     request = SearchRequest(query="identical question")
+    rows: dict[str, dict[str, Any]] = {}
+
+    server = CountingTavily()
+    handler = WebHandler(config(["tavily"]), transport=httpx.MockTransport(server))
+    ctx = SearchContext(config=config(["tavily"]), request_id="bench")
     await asyncio.gather(*(handler.asearch(request, ctx) for _ in range(count)))
     await handler.aclose()
-    ours, calls = calls, 0
-    async with httpx.AsyncClient(transport=transport) as plain:
-        await asyncio.gather(
-            *(
-                plain.post("https://api.tavily.com/search", json={"query": "q"})
-                for _ in range(count)
-            )
-        )
-    tavily_tool = importlib.util.find_spec("langchain_tavily") is not None
-    return {
-        "unified-search (single flight, memory cache)": {"provider_calls": ours},
-        "plain client (one call per search)": {"provider_calls": calls},
-        "LangChain TavilySearch": {
-            "status": "installed, but it sends through requests/aiohttp and caches nothing: "
-            "one call per search, like the plain client"
-            if tavily_tool
-            else "absent (not installed)"
-        },
+    rows["unified-search (single flight, memory cache)"] = {"provider_calls": server.calls}
+    rows["unified-search (two processes, Redis cache)"] = await _over_redis(count, redis_url)
+    for name, decorator in _aiocache_peers().items():
+        absent = {"status": "absent (not installed)"}
+        rows[name] = absent if decorator is None else await _peer_calls(count, decorator)
+    rows["plain client, no cache"] = await _peer_calls(count, lambda search: search)
+    return rows
+
+
+async def _over_redis(count: int, redis_url: str | None) -> dict[str, Any]:
+    """Two handlers, each with its own Redis connection (as two processes have), half the searches each."""
+    if redis_url is None:
+        return {"status": "absent (no --redis URL)"}
+    from unified_search.web.cache import RedisCache
+
+    server = CountingTavily()
+    prefix = f"bench:{time.time_ns()}:"
+    web = {
+        "providers": ["tavily"],
+        "cache": {"backend": "redis", "url": redis_url, "prefix": prefix},
     }
+    shared = SearchConfig.load(profile={"web": web})
+    handlers = [
+        WebHandler(
+            shared,
+            transport=httpx.MockTransport(server),
+            cache=RedisCache(redis_url, ttl=60, max_entries=100, prefix=prefix),
+        )
+        for _ in range(2)
+    ]
+    ctx = SearchContext(config=shared, request_id="bench")
+    request = SearchRequest(query="identical question")
+    try:
+        await asyncio.gather(
+            *(handlers[n % 2].asearch(request, ctx) for n in range(count)),
+        )
+    except Exception as exc:  # a Redis that is not there: the row says so
+        return {"status": f"absent ({type(exc).__name__})"}
+    finally:
+        for handler in handlers:
+            await handler.aclose()
+    return {"provider_calls": server.calls}
+
+
+def _aiocache_peers() -> dict[str, Any]:
+    if importlib.util.find_spec("aiocache") is None:
+        return dict.fromkeys(
+            ["aiocache @cached (plain cached client)", "aiocache @cached_stampede (its lock)"]
+        )
+    from aiocache import cached, cached_stampede
+
+    return {
+        "aiocache @cached (plain cached client)": cached(ttl=60),
+        "aiocache @cached_stampede (its lock)": cached_stampede(ttl=60, lease=2),
+    }
+
+
+async def _peer_calls(count: int, decorator: Any) -> dict[str, Any]:
+    """Provider calls of ``count`` concurrent identical calls of an httpx client, cached by ``decorator``."""
+    server = CountingTavily()
+    async with httpx.AsyncClient(transport=httpx.MockTransport(server)) as client:
+
+        async def search(query: str) -> Any:
+            response = await client.post("https://api.tavily.com/search", json={"query": query})
+            return response.json()
+
+        call = decorator(search)
+        await asyncio.gather(*(call("identical question") for _ in range(count)))
+    return {"provider_calls": server.calls}
 
 
 async def rate_limited_beside_healthy(retry_after: float) -> dict[str, dict[str, Any]]:
@@ -240,7 +299,14 @@ def scenario_table(title: str, systems: dict[str, dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--identical", type=int, default=5, help="identical concurrent searches")
+    parser.add_argument(
+        "--identical",
+        type=int,
+        nargs="+",
+        default=[5, 50],
+        help="numbers of identical concurrent searches",
+    )
+    parser.add_argument("--redis", default=None, help="Redis URL for the two-process rows")
     parser.add_argument("--retry-after", type=float, default=2.0, help="seconds the 429 asks for")
     parser.add_argument("--pages", type=Path, default=None, help="extraction pages (pages.json)")
     parser.add_argument("--json", type=Path, default=None)
@@ -249,8 +315,11 @@ def main() -> None:
         os.environ.setdefault(key, "benchmark-key")
     systems: dict[str, dict[str, Any]] = dict(asyncio.run(measure(args.runs)))
     print(table(systems))
-    flights = asyncio.run(identical_searches(args.identical))
-    print(scenario_table(f"{args.identical} identical concurrent cold searches", flights))
+    flights: dict[str, dict[str, Any]] = {}
+    for count in args.identical:
+        found = asyncio.run(identical_searches(count, args.redis))
+        print(scenario_table(f"{count} identical concurrent cold searches", found))
+        flights.update({f"{name} [{count} searches]": row for name, row in found.items()})
     limits = asyncio.run(rate_limited_beside_healthy(args.retry_after))
     title = (
         f"one provider answering 429, Retry-After {args.retry_after:g} s, beside two healthy ones"
@@ -258,10 +327,11 @@ def main() -> None:
     print(scenario_table(title, limits))
     systems.update(flights)
     systems.update(limits)
+    most = max(args.identical)
     systems["unified-search (default)"] = {
-        "provider_calls_identical": flights["unified-search (single flight, memory cache)"][
-            "provider_calls"
-        ],
+        f"provider_calls_{most}_identical": flights[
+            f"unified-search (single flight, memory cache) [{most} searches]"
+        ]["provider_calls"],
         "healthy_results_s": limits["unified-search (provider in backoff cut short)"][
             "healthy_results_s"
         ],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -22,16 +23,19 @@ from unified_search.errors import ErrorCode, SearchError
 #: Shorter values are not treated as secrets: replacing them would garble ordinary text.
 MIN_SECRET_CHARS = 6
 MASK = "***"
+_HEX = re.compile(r"%[0-9A-F]{2}")
 _known: set[str] = set()
 _known_lock = threading.Lock()
 
 
 def remember(value: str) -> None:
-    """Add ``value`` (and its URL-encoded forms) to the texts ``redact`` removes."""
+    """Add ``value`` (and its URL-encoded forms, either case of hex) to the texts ``redact`` removes."""
     if len(value) < MIN_SECRET_CHARS:
         return
+    encoded = {quote(value, safe=""), quote_plus(value)}
+    lower = {_HEX.sub(lambda m: m.group().lower(), form) for form in encoded}
     with _known_lock:
-        _known.update({value, quote(value, safe=""), quote_plus(value)})
+        _known.update({value, *encoded, *lower})
 
 
 def redact(text: str) -> str:

@@ -6,7 +6,10 @@ else (``2026/07/02``, ``Jun 28, 2026``, ``15/03/2025``, ``3 weeks ago``,
 ``LANGUAGES`` below so that an unreadable value costs milliseconds, not a
 scan of every locale. Relative dates count from the ``now`` given, so tests
 and cached answers decide the clock. A value that cannot be read is ``None``:
-the caller keeps the item and leaves its date empty.
+the caller keeps the item and leaves its date empty. So is a publication
+date more than a day after ``now`` (``2099-01-01``, ``in 3 days``): no page is
+published in the future, and such a date would look fresher than any real one.
+A date without its day (``Jun 2026``, ``2026``) is the first of its month or year.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from unified_search.types import TimeRange
 LANGUAGES = ("en", "zh", "ja", "ko", "de", "fr", "es", "pt", "it", "nl", "ru")
 #: Longer values are prose, not dates.
 MAX_CHARS = 64
+#: How far past ``now`` a date may lie (time zones, clocks a little off) and still be read.
+FUTURE_SLACK = timedelta(days=1)
 #: How far back each ``time_range`` reaches.
 SPANS: dict[TimeRange, timedelta] = {
     "day": timedelta(days=1),
@@ -45,11 +50,13 @@ def parse_date(value: str, now: datetime | None = None) -> datetime | None:
     text = value.strip()
     if not text or len(text) > MAX_CHARS:
         return None
-    fast = _standard(text)
-    if fast is not None:
-        return fast
-    reference = (now or datetime.now(UTC)).astimezone(UTC).replace(tzinfo=None)
-    parsed = _parser(reference).get_date_data(text).date_obj
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    parsed = _standard(text) or _written(text, now)
+    return parsed if parsed is not None and parsed <= now + FUTURE_SLACK else None
+
+
+def _written(text: str, now: datetime) -> datetime | None:
+    parsed = _parser(now.replace(tzinfo=None)).get_date_data(text).date_obj
     return None if parsed is None else _utc(parsed)
 
 
@@ -77,6 +84,8 @@ def _parser(reference: datetime) -> DateDataParser:
     settings = {
         "RELATIVE_BASE": reference,
         "PREFER_DATES_FROM": "past",
+        "PREFER_DAY_OF_MONTH": "first",
+        "PREFER_MONTH_OF_YEAR": "first",
         "RETURN_AS_TIMEZONE_AWARE": True,
         "TIMEZONE": "UTC",
         "TO_TIMEZONE": "UTC",

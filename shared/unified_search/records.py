@@ -43,6 +43,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from unified_search import auth
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorInfo
@@ -119,8 +120,19 @@ def _config_json(config: SearchConfig) -> JSON:
     except PydanticSerializationError:
         # A Secret built from a raw token refuses to serialise; store it as absent instead.
         dumped = _plain(config)
-    result: JSON = redact(dumped)
+    result: JSON = _without_known_keys(redact(dumped))
     return result
+
+
+def _without_known_keys(value: Any) -> Any:
+    """Remove every key handed out so far from the strings of ``value`` (a URL's password ...)."""
+    if isinstance(value, str):
+        return auth.redact(value)
+    if isinstance(value, Mapping):
+        return {key: _without_known_keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_known_keys(item) for item in value]
+    return value
 
 
 def _plain(value: Any) -> Any:

@@ -23,6 +23,7 @@ from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.events import EventBus, EventSink, LogLevel
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
+from unified_search.http import HttpClient
 from unified_search.merge import merge, stamped
 from unified_search.numbering import Numbered, Numbering
 from unified_search.parallel import Mode, fan_out
@@ -102,6 +103,7 @@ class Searcher(Closable):
         store: Any | None = None,
         sinks: Iterable[EventSink] = (),
         agents: Mapping[str, Any] | None = None,
+        http: HttpClient | None = None,
     ) -> None:
         self.config = as_config(config)
         self.store = store
@@ -109,6 +111,8 @@ class Searcher(Closable):
         check_uses(self.config, self.delegates)
         self.events = EventBus(sinks)
         self.numbering = Numbering(store)
+        self._http = http
+        self._owns_http = http is None
         self._handlers: dict[SearchType, SearchHandler] = {}
         for type_, handler in (handlers or {}).items():
             self.register(type_, handler)
@@ -124,8 +128,19 @@ class Searcher(Closable):
     def handler(self, type_: SearchType) -> SearchHandler:
         """Return the handler of ``type_``, building the builtin one on first use."""
         if type_ not in self._handlers:
-            self._handlers[type_] = _builtin_handler(type_, self.config)
+            self._handlers[type_] = _builtin_handler(type_, self.config, self.http)
         return self._handlers[type_]
+
+    @property
+    def http(self) -> HttpClient:
+        """The pooled HTTP client of this searcher's remote calls (web providers, rerank APIs).
+
+        Built from the configuration on first use and closed by ``aclose``, unless
+        one was given (``http=``): that one stays open for its owner.
+        """
+        if self._http is None:
+            self._http = HttpClient.from_config(self.config)
+        return self._http
 
     def new_scope(self) -> str:
         """Return a fresh citation scope; its first search needs no store round trip."""
@@ -133,7 +148,9 @@ class Searcher(Closable):
 
     def reranker(self, name: str | None = None) -> Reranker:
         """Build the reranker ``name`` (default ``uses.rerank``); an unknown name lists the valid ones."""
-        return get_reranker(name or self.config.uses.rerank, self.config, self.delegates)
+        return get_reranker(
+            name or self.config.uses.rerank, self.config, self.delegates, http=self.http
+        )
 
     # -- async API ------------------------------------------------------------------------
 
@@ -357,7 +374,7 @@ class Searcher(Closable):
 
     def _reranker(self, batch: Sequence[SearchRequest], config: SearchConfig) -> Reranker:
         chosen = next((r.rerank.uses for r in batch if r.rerank and r.rerank.uses), None)
-        return get_reranker(chosen or config.uses.rerank, config, self.delegates)
+        return get_reranker(chosen or config.uses.rerank, config, self.delegates, http=self.http)
 
     async def _rank(
         self,
@@ -462,6 +479,8 @@ class Searcher(Closable):
                 await handler.aclose()
         if self.store is not None and hasattr(self.store, "aclose"):
             await self.store.aclose()
+        if self._http is not None and self._owns_http:
+            await self._http.aclose()
 
     def close(self) -> None:
         """Sync twin of ``aclose``."""
@@ -567,7 +586,7 @@ def _check_options(options: Mapping[str, object]) -> None:
         raise TypeError(f"unexpected option(s) {unknown}; valid: {valid}")
 
 
-def _builtin_handler(type_: SearchType, config: SearchConfig) -> SearchHandler:
+def _builtin_handler(type_: SearchType, config: SearchConfig, http: HttpClient) -> SearchHandler:
     module_name, class_name, extra = DEFAULT_HANDLERS[type_]
     try:
         module = require(module_name, extra=extra, purpose=f"the builtin {type_.value} source")
@@ -575,7 +594,10 @@ def _builtin_handler(type_: SearchType, config: SearchConfig) -> SearchHandler:
         raise SearchError(
             ErrorCode.UNSUPPORTED, f"{exc} (or register your own {type_.value} handler)"
         ) from exc
-    handler: SearchHandler = getattr(module, class_name).from_config(config)
+    builder = getattr(module, class_name).from_config
+    handler: SearchHandler = (
+        builder(config, http=http) if type_ is SearchType.WEB else builder(config)
+    )
     return handler
 
 

@@ -17,12 +17,13 @@ from unified_search.http.errors import (
     json_body,
     retry_after,
 )
-from unified_search.http.retry import Deadline, OnBackoff, RetryPolicy, Sleep, with_retries
+from unified_search.http.retry import Clock, Deadline, OnBackoff, RetryPolicy, Sleep, with_retries
 
 __all__ = [
     "DEFAULT_STATUS_CODES",
     "EXCERPT_CHARS",
     "USER_AGENT",
+    "Clock",
     "Deadline",
     "HttpClient",
     "OnBackoff",

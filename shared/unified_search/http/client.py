@@ -5,11 +5,17 @@ loop), explicit timeouts, an optional request rate per API (aiolimiter),
 retries from ``unified_search.http.retry``, and one redaction step: every
 error leaving the client has the known keys removed (``unified_search.auth``),
 and so do the log records of httpx and httpcore, which print request URLs.
+
+A server's ``Retry-After`` holds for every request to that API, not only the
+one that got it: until it has passed, a request waits (when waiting is
+allowed) or fails at once with the server's error, nothing sent. So
+concurrent searches, and searches that follow, never call sooner than asked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -20,7 +26,7 @@ import httpx
 from aiolimiter import AsyncLimiter
 
 from unified_search._loops import PerLoop
-from unified_search.auth import RedactingFilter, redact
+from unified_search.auth import RedactingFilter, redact, remember
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http.errors import Rule, error_from_exception, error_from_response, safe_text
 from unified_search.http.retry import (
@@ -56,6 +62,14 @@ class SendOptions(TypedDict, total=False):
     """Most requests per second sent to this API (one limiter per API name)."""
     on_backoff: OnBackoff | None
     """Told when a wait before a retry starts and ends."""
+
+
+@dataclass(frozen=True)
+class _Pause:
+    """An API that asked for no request before ``until`` (on the client's clock), and why."""
+
+    until: float
+    error: SearchError
 
 
 @dataclass
@@ -94,6 +108,7 @@ class HttpClient:
         self.clock = clock
         self._transport = transport
         self._states: PerLoop[_LoopState] = PerLoop(self._new_state, _close_state)
+        self._pauses: dict[str, _Pause] = {}
         _protect_logs()
 
     @classmethod
@@ -128,6 +143,7 @@ class HttpClient:
         ``provider`` names the API on errors and shares its rate limiter; ``options``
         are described by ``SendOptions``.
         """
+        remember_credentials(request.url)
         timeout = options.get("timeout")
         if timeout is not None:
             request.extensions["timeout"] = httpx.Timeout(timeout).as_dict()
@@ -166,6 +182,7 @@ class HttpClient:
 
     async def open(self, request: httpx.Request, *, provider: str) -> httpx.Response:
         """Send once and return the response unread (``stream=True``); the caller closes it."""
+        remember_credentials(request.url)
         try:
             return await self.client().send(request, stream=True)
         except httpx.HTTPError as exc:
@@ -189,6 +206,8 @@ class HttpClient:
         deadline: Deadline | None,
         rate: float | None,
     ) -> httpx.Response:
+        api = f"{provider} {request.url.host}"
+        self._check_pause(api)
         try:
             async with asyncio.timeout(deadline.remaining() if deadline else None):
                 if rate:
@@ -205,7 +224,34 @@ class HttpClient:
             raise error_from_exception(exc, provider=provider) from None
         if response.is_success:
             return response
-        raise error_from_response(response, provider=provider, rules=rules)
+        error = error_from_response(response, provider=provider, rules=rules)
+        if error.retry_after:
+            until = self.clock() + error.retry_after
+            if until > self._pause_until(api):
+                self._pauses[api] = _Pause(until, error)
+        raise error
+
+    def _pause_until(self, api: str) -> float:
+        pause = self._pauses.get(api)
+        return pause.until if pause else 0.0
+
+    def _check_pause(self, api: str) -> None:
+        """Refuse to send while the API's ``Retry-After`` runs: its error, with the wait left."""
+        pause = self._pauses.get(api)
+        if pause is None:
+            return
+        left = pause.until - self.clock()
+        if left <= 0:
+            self._pauses.pop(api, None)
+            return
+        error = pause.error
+        raise SearchError(
+            error.code,
+            f"{error.message} (nothing sent: {left:.1f} s of its Retry-After are left)",
+            provider=error.provider,
+            retryable=error.retryable,
+            retry_after=left,
+        )
 
     def _limiter(self, provider: str, rate: float) -> AsyncLimiter:
         limiters = self._states.get().limiters
@@ -223,6 +269,17 @@ class HttpClient:
             headers={"User-Agent": USER_AGENT},
         )
         return _LoopState(client)
+
+
+def remember_credentials(url: httpx.URL) -> None:
+    """Treat a password written in a URL (``https://user:pw@searx.example``) as a key.
+
+    httpx sends it as Basic auth and prints it in its log lines; from here on
+    the redaction step removes it, and its Basic form, wherever it shows.
+    """
+    if url.password:
+        remember(url.password)
+        remember(base64.b64encode(f"{url.username}:{url.password}".encode()).decode())
 
 
 def scrubbed(error: SearchError) -> SearchError:

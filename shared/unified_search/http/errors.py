@@ -10,13 +10,20 @@ falls back to ``DEFAULT_STATUS_CODES``.
 Messages quote at most ``EXCERPT_CHARS`` characters of the body, as plain text
 (tags, scripts and entities removed), with every known key removed first
 (``unified_search.auth.redact``), so that not even the start of a key echoed
-by a server survives the cut.
+by a server survives the cut. Only the first ``SCANNED_CHARS`` of a body are
+read for that, in linear time: an error page is untrusted input, and a few
+hundred kilobytes of unclosed tags must not hold the event loop.
+
+How long to wait comes from ``Retry-After`` (seconds or an HTTP date), else
+``Retry-After-Ms``, else the ``X-RateLimit-Remaining``/``X-RateLimit-Reset``
+pair of an exhausted window (Brave lists one value per window).
 """
 
 from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,8 +49,13 @@ DEFAULT_STATUS_CODES: dict[int, ErrorCode] = {
 #: Statuses worth trying again; every other 4xx fails at once.
 RETRYABLE_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 EXCERPT_CHARS = 200
-_INVISIBLE = re.compile(r"<(script|style|head|noscript)\b.*?</\1\s*>", re.I | re.S)
-_TAGS = re.compile(r"<[^>]*>")
+#: Characters of a body read to find its message (the message is near the start).
+SCANNED_CHARS = 64_000
+#: A reset this large is a Unix time, not a number of seconds.
+EPOCH_RESET = 1_000_000_000
+_HIDDEN = re.compile(r"<(script|style|head|noscript)\b", re.I)
+#: A tag starts with a letter, ``/`` or ``!``: ``a < b`` in a message is text, not markup.
+_TAGS = re.compile(r"</?[A-Za-z!][^<>]*>")
 _SPACE = re.compile(r"\s+")
 
 
@@ -106,7 +118,7 @@ def bad_payload(provider: str, reason: str, body: str) -> SearchError:
     """Report an answer that is not what the API documents, with a short excerpt."""
     return SearchError(
         ErrorCode.PROVIDER_ERROR,
-        f"{reason}: {excerpt(redact(body))!r}",
+        f"{excerpt(reason, EXCERPT_CHARS // 2)}: {excerpt(redact(body))!r}",
         provider=provider,
         retryable=False,
     )
@@ -134,33 +146,79 @@ def provider_message(body: str) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """Shorten ``text`` to one line of at most ``limit`` characters of plain text.
+    """Shorten ``text`` to one line of at most ``limit`` characters of plain text, keys removed.
 
     Example:
         >>> excerpt("<html><style>p{}</style><p>Bad&nbsp;<b>gateway</b></p></html>")
         'Bad gateway'
     """
-    visible = _TAGS.sub(" ", _INVISIBLE.sub(" ", text))
-    flat = _SPACE.sub(" ", html.unescape(visible)).strip()
+    visible = _TAGS.sub(" ", _without_hidden(text[:SCANNED_CHARS]))
+    flat = redact(_SPACE.sub(" ", html.unescape(visible)).strip())  # entities may spell a key
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _without_hidden(markup: str) -> str:
+    """Drop scripts, styles and the head in one pass (an unclosed one hides the rest)."""
+    lowered = markup.lower()
+    kept = []
+    start = 0
+    while found := _HIDDEN.search(markup, start):
+        kept.append(markup[start : found.start()])
+        close = lowered.find("</" + found.group(1).lower(), found.end())
+        end = lowered.find(">", close) if close >= 0 else -1
+        start = end + 1 if end >= 0 else len(markup)
+    kept.append(markup[start:])
+    return " ".join(kept)
+
+
 def retry_after(headers: httpx.Headers, now: datetime | None = None) -> float | None:
-    """Read ``Retry-After`` as seconds (a number or an HTTP date); ``None`` when absent or bad."""
+    """Seconds the server asks to wait before the next request; ``None`` when it does not say.
+
+    Example:
+        >>> retry_after(httpx.Headers({"X-RateLimit-Remaining": "0, 1873", "X-RateLimit-Reset": "1, 1419704"}))
+        1.0
+    """
+    now = now or datetime.now(UTC)
     value = headers.get("retry-after")
-    if value is None:
-        return None
+    if value is not None:
+        seconds = _number(value)
+        return seconds if seconds is not None else _until(value, now)
+    millis = _number(headers.get("retry-after-ms", ""))
+    if millis is not None:
+        return millis / 1000
+    return _exhausted_window(headers, now)
+
+
+def _number(text: str) -> float | None:
+    """A finite, non-negative number, or ``None``."""
     try:
-        return max(0.0, float(value))
+        value = float(text)
     except ValueError:
-        pass
+        return None
+    return max(0.0, value) if math.isfinite(value) else None
+
+
+def _until(value: str, now: datetime) -> float | None:
+    """Seconds from ``now`` to an HTTP date (``None`` when it is not one)."""
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+    return max(0.0, (when - now).total_seconds())
+
+
+def _exhausted_window(headers: httpx.Headers, now: datetime) -> float | None:
+    """The longest reset among the rate-limit windows with nothing remaining."""
+    remaining = headers.get("x-ratelimit-remaining", "").split(",")
+    resets = headers.get("x-ratelimit-reset", "").split(",")
+    waits = []
+    for left, reset in zip(remaining, resets, strict=False):
+        seconds = _number(reset.strip())
+        if _number(left.strip()) == 0 and seconds is not None:
+            waits.append(seconds - now.timestamp() if seconds > EPOCH_RESET else seconds)
+    return max(0.0, max(waits)) if waits else None
 
 
 def safe_text(response: httpx.Response) -> str:

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from unified_search._section import Section
+from unified_search.auth import Secret
 
 Fusion = Literal["convex", "rrf", "dense", "lexical"]
 
@@ -21,8 +22,8 @@ class EmbeddingConfig(Section):
     """Model name sent to the endpoint (``openai`` only)."""
     base_url: str = "https://api.openai.com/v1"
     """Endpoint root (``openai`` only); any OpenAI-compatible server works."""
-    api_key_env: str = "OPENAI_API_KEY"
-    """Environment variable holding the endpoint's key (``openai`` only)."""
+    api_key_env: Secret = Field(default_factory=lambda: Secret.from_env("OPENAI_API_KEY"))
+    """Environment variable holding the endpoint's key (``openai`` only); read when embedding."""
     batch_size: int = Field(default=16, ge=1, le=2048)
     """Texts embedded per call."""
     threads: int | None = Field(default=None, ge=1)

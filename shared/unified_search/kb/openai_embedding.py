@@ -58,9 +58,12 @@ class OpenAIEmbedding:
         http: HttpClient | None = None,
     ) -> OpenAIEmbedding:
         """Build the client from ``kb.embedding``, reading the key from its environment variable."""
-        key = Secret.of(config.api_key_env)
         return cls(
-            config.model, api_key=key, base_url=config.base_url, transport=transport, http=http
+            config.model,
+            api_key=config.api_key_env,
+            base_url=config.base_url,
+            transport=transport,
+            http=http,
         )
 
     def __call__(self, texts: list[str]) -> list[list[float]]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from unified_search.config import SearchConfig
 from unified_search.delegates import Delegates, parse_uses
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
+from unified_search.http import HttpClient
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.cross_encoder import CrossEncoderReranker
 from unified_search.rerank.delegate import DelegateReranker
@@ -21,29 +22,35 @@ from unified_search.rerank.remote import RemoteReranker
 from unified_search.rerank.rrf import RRFReranker
 from unified_search.rerank.weighted import WeightedReranker
 
-RerankerFactory = Callable[[SearchConfig, Delegates], Reranker]
+#: Builds a reranker from the configuration, the registered agents and the HTTP client to share.
+RerankerFactory = Callable[[SearchConfig, Delegates, HttpClient | None], Reranker]
 
 #: Builtin rerankers by name.
 RERANKERS: dict[str, RerankerFactory] = {
-    "weighted": lambda config, delegates: WeightedReranker(),
-    "rrf": lambda config, delegates: RRFReranker.from_config(config),
-    "intent": lambda config, delegates: IntentReranker.from_config(config),
-    "embedding": lambda config, delegates: EmbeddingReranker(),
-    "cross_encoder": lambda config, delegates: CrossEncoderReranker.from_config(config),
-    "cohere": lambda config, delegates: RemoteReranker.from_config("cohere", config),
-    "jina": lambda config, delegates: RemoteReranker.from_config("jina", config),
+    "weighted": lambda config, delegates, http: WeightedReranker(),
+    "rrf": lambda config, delegates, http: RRFReranker.from_config(config),
+    "intent": lambda config, delegates, http: IntentReranker.from_config(config),
+    "embedding": lambda config, delegates, http: EmbeddingReranker(),
+    "cross_encoder": lambda config, delegates, http: CrossEncoderReranker.from_config(config),
+    "cohere": lambda config, delegates, http: RemoteReranker.from_config(
+        "cohere", config, http=http
+    ),
+    "jina": lambda config, delegates, http: RemoteReranker.from_config("jina", config, http=http),
 }
 
 
-def get_reranker(name: str, config: SearchConfig, delegates: Delegates) -> Reranker:
+def get_reranker(
+    name: str, config: SearchConfig, delegates: Delegates, *, http: HttpClient | None = None
+) -> Reranker:
     """Build the reranker called ``name``: a builtin, a registered agent or ``mcp:<server>.<tool>``.
 
+    Rerank APIs send through ``http`` (a searcher's pooled client) when given.
     An unknown name fails with ``UNSUPPORTED``, listing the builtin rerankers and
     the registered agents.
     """
     factory = RERANKERS.get(name)
     if factory is not None:
-        reranker = factory(config, delegates)
+        reranker = factory(config, delegates, http)
         return reranker if name == "weighted" else FallbackReranker(reranker)
     if _is_delegate(name, delegates):
         return FallbackReranker(DelegateReranker(name, config, delegates))

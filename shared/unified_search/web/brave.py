@@ -23,6 +23,7 @@ from unified_search.web.provider import (
     make_item,
     parse_json,
     questions,
+    unsupported,
     with_sites,
 )
 
@@ -34,6 +35,27 @@ SUPPORTED = ("country", "language", "start_date", "end_date")
 FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 #: The start of a date range given only its end.
 EPOCH = "1970-01-01"
+#: ISO 639-1 codes → Brave's ``search_lang`` (its own codes for Japanese, Norwegian, Chinese,
+#: Portuguese); a language not listed is refused before anything is sent.
+_SAME = (
+    "ar", "eu", "bn", "bg", "ca", "hr", "cs", "da", "nl", "en", "et", "fi", "fr", "gl", "de", "gu",
+    "he", "hi", "hu", "is", "it", "kn", "ko", "lv", "lt", "ms", "ml", "mr", "pl", "pa", "ro", "ru",
+    "sr", "sk", "sl", "es", "sv", "ta", "te", "th", "tr", "uk", "vi",
+)  # fmt: skip
+LANGUAGES = {code: code for code in _SAME} | {
+    "ja": "jp",
+    "nb": "nb",
+    "no": "nb",
+    "zh": "zh-hans",
+    "pt": "pt-pt",
+}
+#: Regional variants Brave tells apart, chosen by the request's country.
+REGIONAL = {
+    ("zh", "tw"): "zh-hant",
+    ("zh", "hk"): "zh-hant",
+    ("pt", "br"): "pt-br",
+    ("en", "gb"): "en-gb",
+}
 _FIELDS = Fields(content="description", published=("page_age", "age"))
 
 
@@ -70,7 +92,7 @@ class Brave:
         if request.country:
             params["country"] = request.country.upper()
         if request.language:
-            params["search_lang"] = request.language.lower()
+            params["search_lang"] = _language(request)
         url = settings.base_url or ENDPOINT
         if topic == "news":
             url = url.replace("/web/search", "/news/search")
@@ -117,6 +139,15 @@ def _items(raw: list[Mapping[str, Any]], settings: CallSettings) -> list[ResultI
         for rank, entry in enumerate(raw)
     )
     return [item for item in items if item is not None]
+
+
+def _language(request: SearchRequest) -> str:
+    language = (request.language or "").lower()
+    country = (request.country or "").lower()
+    if language not in LANGUAGES:
+        valid = ", ".join(sorted(LANGUAGES))
+        raise unsupported("brave", f"brave has no language {language!r}; valid languages: {valid}")
+    return REGIONAL.get((language, country), LANGUAGES[language])
 
 
 def _freshness(request: SearchRequest, settings: CallSettings) -> str | None:

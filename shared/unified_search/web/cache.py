@@ -52,7 +52,11 @@ class LockingCache(ResultCache, Protocol):
     """A cache shared by several processes, with a short lock per key."""
 
     async def claim(self, key: str, ttl: float) -> bool:
-        """Take the lock of ``key`` for at most ``ttl`` seconds; ``False`` if another holds it."""
+        """Take the lock of ``key`` for ``ttl`` seconds; ``False`` if another holds it."""
+        ...
+
+    async def renew(self, key: str) -> bool:
+        """Give our lock of ``key`` its full ``ttl`` again; ``False`` when it is no longer ours."""
         ...
 
     async def claimed(self, key: str) -> bool:
@@ -60,7 +64,7 @@ class LockingCache(ResultCache, Protocol):
         ...
 
     async def release(self, key: str) -> None:
-        """Give the lock of ``key`` back (harmless when it has expired)."""
+        """Give our lock of ``key`` back (harmless when it has expired or passed to another)."""
         ...
 
 
@@ -236,6 +240,7 @@ class RedisCache:
         timeout: float = 1.0,
     ) -> None:
         redis_asyncio = require("redis.asyncio", extra="redis", purpose="the redis cache")
+        self._held: dict[str, Any] = {}
         self.ttl = ttl
         self.max_entries = max_entries
         self.prefix = prefix
@@ -256,17 +261,41 @@ class RedisCache:
         return load_answer(value)
 
     async def claim(self, key: str, ttl: float) -> bool:
-        """Take the key's lock (``SET NX`` with an expiry) unless another process holds it."""
-        taken = await self._clients.get().set(self._lock(key), "1", nx=True, px=int(ttl * 1000))
-        return bool(taken)
+        """Take the key's lock (redis-py's token lock, expiring) unless another process holds it."""
+        lock = self._clients.get().lock(
+            self._lock(key),
+            timeout=ttl,
+            blocking=False,
+            thread_local=False,
+            raise_on_release_error=False,
+        )
+        if not await lock.acquire():
+            return False
+        self._held[key] = lock
+        return True
+
+    async def renew(self, key: str) -> bool:
+        """Reset our lock's expiry; ``False`` when it expired or another process took it."""
+        from redis.exceptions import LockError  # the redis extra, present when this cache is
+
+        lock = self._held.get(key)
+        if lock is None:
+            return False
+        try:
+            await lock.reacquire()
+        except LockError:
+            return False
+        return True
 
     async def claimed(self, key: str) -> bool:
         """Tell whether the key's lock is held."""
         return bool(await self._clients.get().exists(self._lock(key)))
 
     async def release(self, key: str) -> None:
-        """Drop the key's lock."""
-        await self._clients.get().delete(self._lock(key))
+        """Drop our lock (only if it is still ours: the token is checked on the server)."""
+        lock = self._held.pop(key, None)
+        if lock is not None:
+            await lock.release()
 
     async def put(self, key: str, answer: ProviderAnswer) -> None:
         """Store an answer with a TTL and trim the least recently used beyond ``max_entries``."""

@@ -57,8 +57,9 @@ class CacheConfig(Section):
     pause: float = Field(default=30.0, ge=0)
     """Seconds the cache is left alone after it failed, so a dead server costs one timeout."""
     lock_ttl: float = Field(default=10.0, gt=0)
-    """Longest time identical concurrent searches wait for the one provider call they share
-    (across processes: the life of the ``redis`` lock)."""
+    """Longest time identical concurrent searches in several processes wait for the one
+    provider call they share (the ``redis`` backend). The lock itself lives three ``timeout``s
+    and is renewed while its holder calls, so a process that dies mid-call frees it soon."""
 
 
 class JinaSettings(Section):
@@ -85,7 +86,8 @@ class ReaderConfig(Section):
     each read also has ``web.timeout``."""
     extractor: Extractor = "auto"
     """Main-text extraction of HTML pages: ``trafilatura`` (``pip install "unified-search[extract]"``),
-    ``builtin`` (standard library), or ``auto`` (trafilatura when installed)."""
+    ``builtin`` (standard library), or ``auto`` (trafilatura when installed, builtin for pages
+    over a million characters, where trafilatura takes many seconds)."""
     concurrency: int = Field(default=4, ge=1, le=32)
     """Pages fetched at once by ``retrieve_many``."""
     max_redirects: int = Field(default=5, ge=0, le=20)

@@ -4,6 +4,11 @@ trafilatura (``pip install "unified-search[extract]"``) is the better
 extractor on most page shapes (see ``benchmarks/extraction.py``); the builtin
 one (``unified_search.web.html_text.main_text``) needs nothing and keeps
 navigation, cookie banners and footers out by structure and class names.
+
+trafilatura's time grows faster than the page (about 4 s for a megabyte of
+short paragraphs, 12 s for two), so ``auto`` hands pages beyond
+``TRAFILATURA_MAX_CHARS`` to the builtin extractor, which reads any page in
+one linear pass: a huge page then costs a second, not the reader's deadline.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from unified_search.web.config import Extractor
 from unified_search.web.html_text import main_text
 
 EXTRA = 'pip install "unified-search[extract]"'
+#: Largest page ``auto`` gives to trafilatura (real articles are a few hundred kilobytes).
+TRAFILATURA_MAX_CHARS = 1_000_000
 
 
 def has_trafilatura() -> bool:
@@ -26,15 +33,16 @@ def has_trafilatura() -> bool:
 def extract(markup: str, extractor: Extractor = "auto", url: str | None = None) -> tuple[str, str]:
     """Return the title and main text of ``markup`` with the chosen extractor.
 
-    ``auto`` uses trafilatura when it is installed and falls back to the builtin
-    extractor when trafilatura finds nothing; ``trafilatura`` without the
-    package fails with UNSUPPORTED naming the extra to install.
+    ``auto`` uses trafilatura when it is installed and the page is not huge, and
+    falls back to the builtin extractor when trafilatura finds nothing;
+    ``trafilatura`` without the package fails with UNSUPPORTED naming the extra.
 
     Example:
         >>> extract("<title>T</title><main><p>" + "Some text. " * 30 + "</p></main>", "builtin")[0]
         'T'
     """
-    if extractor == "builtin" or (extractor == "auto" and not has_trafilatura()):
+    huge = len(markup) > TRAFILATURA_MAX_CHARS
+    if extractor == "builtin" or (extractor == "auto" and (huge or not has_trafilatura())):
         return main_text(markup)
     if not has_trafilatura():
         raise SearchError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,7 @@ from unified_search.dates import parse_date, within_period
 from unified_search.delegates import parse_uses
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
-from unified_search.http import Deadline, HttpClient, OnBackoff, Sleep
+from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.urls import in_domains
 from unified_search.web.cache import ResultCache, cache_key, make_cache
@@ -68,9 +69,10 @@ class WebHandler:
     Timeouts and retries come from the HTTP client (``http``, built from the
     configuration when not given, and then closed by ``aclose``); everything
     else (providers, limits, cache use, keys) from the configuration of each
-    call. ``transport``, ``sleep``, ``resolver`` and ``now`` are there for
-    tests and benchmarks: a mock transport, a sleep that does not wait, a DNS
-    resolver that answers from a table, a fixed clock for relative dates.
+    call. ``transport``, ``sleep``, ``clock``, ``resolver`` and ``now`` are there
+    for tests and benchmarks: a mock transport, a sleep that does not wait and
+    the clock it moves, a DNS resolver that answers from a table, a fixed time
+    for relative dates.
 
     Example:
         >>> config = SearchConfig.load(profile={"web": {"providers": ["searxng"]}})
@@ -85,13 +87,16 @@ class WebHandler:
         http: HttpClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep = asyncio.sleep,
+        clock: Clock = time.monotonic,
         resolver: Resolver = system_resolver,
         cache: ResultCache | None = _DEFAULT,
         now: Callable[[], datetime] | None = None,
     ) -> None:
         self.config = config or SearchConfig()
         self._owns_http = http is None
-        self.http = http or HttpClient.from_config(self.config, transport=transport, sleep=sleep)
+        self.http = http or HttpClient.from_config(
+            self.config, transport=transport, sleep=sleep, clock=clock
+        )
         self.cache = make_cache(self.config.web.cache) if cache is _DEFAULT else cache
         self.calls = CachedCalls(self.cache, self.config.web.cache)
         self.resolver = resolver
@@ -212,7 +217,7 @@ class WebHandler:
             text = f"{provider.name}: {message}"
             await (ctx.log(level, text) if data is None else ctx.log(level, text, data))
 
-        async def fetch() -> ProviderAnswer:
+        async def fetch(backoff: OnBackoff) -> ProviderAnswer:
             await log("info", "searching")
             answer = await self.http.call(
                 outgoing,
@@ -221,12 +226,13 @@ class WebHandler:
                 rules=provider.rules,
                 deadline=deadline,
                 requests_per_second=rate,
-                on_backoff=on_backoff,
+                on_backoff=backoff,
             )
             return ProviderAnswer(capped_raw_content(answer.items, max_chars), answer.extras)
 
         key = cache_key(provider.name, request, settings)
-        return await self.calls.get(key, fetch, log, use_cache=ctx.config.web.cache.enabled)
+        use_cache = ctx.config.web.cache.enabled
+        return await self.calls.get(key, fetch, log, use_cache=use_cache, on_backoff=on_backoff)
 
     # -- agent and MCP --------------------------------------------------------------------
 

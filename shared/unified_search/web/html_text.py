@@ -119,9 +119,11 @@ class _MainParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.title_parts: list[str] = []
-        self.streams: dict[str, list[str]] = {"main": [], "article": [], "body": []}
-        self._open: list[tuple[str, bool]] = []  # every open element: (tag, hides its text)
+        self.streams: dict[str, list[str]] = {"main": [], "article": [], "body": [], "loose": []}
+        # Every open element: (tag, hidden by its structure, hidden by its id or class names).
+        self._open: list[tuple[str, bool, bool]] = []
         self._hidden = 0
+        self._named = 0
         self._zones = {"main": 0, "article": 0, "pre": 0}
         self._in_title = False
 
@@ -133,9 +135,12 @@ class _MainParser(HTMLParser):
             self._emit("\n")
         if tag in VOID:
             return
-        hidden = tag in SKIPPED or self._is_furniture(tag, dict(attrs))
-        self._open.append((tag, hidden))
+        values = dict(attrs)
+        hidden = tag in SKIPPED or self._is_furniture(tag, values)
+        named = not hidden and _furniture_name(values)
+        self._open.append((tag, hidden, named))
         self._hidden += hidden
+        self._named += named
         if tag in self._zones:
             self._zones[tag] += 1
 
@@ -143,10 +148,11 @@ class _MainParser(HTMLParser):
         if tag == "title":
             self._in_title = False
             return
-        if any(name == tag for name, _ in self._open):
+        if any(name == tag for name, _, _ in self._open):
             while self._open:  # also closes what the page left open inside this element
-                name, hidden = self._open.pop()
+                name, hidden, named = self._open.pop()
                 self._hidden -= hidden
+                self._named -= named
                 if name in self._zones:
                     self._zones[name] -= 1
                 if name == tag:
@@ -163,6 +169,9 @@ class _MainParser(HTMLParser):
     def _emit(self, text: str) -> None:
         if self._hidden:
             return
+        self.streams["loose"].append(text)
+        if self._named:
+            return
         self.streams["body"].append(text)
         for zone in ("main", "article"):
             if self._zones[zone]:
@@ -173,13 +182,16 @@ class _MainParser(HTMLParser):
             return not (self._zones["main"] or self._zones["article"])
         if tag in FURNITURE_TAGS:
             return True
-        if (attrs.get("role") or "").lower() in FURNITURE_ROLES or "hidden" in attrs:
-            return True
-        names = " ".join(filter(None, (attrs.get("id"), attrs.get("class")))).lower().split()
-        return any(
-            name in FURNITURE_NAMES or not FURNITURE_PARTS.isdisjoint(_PARTS.split(name))
-            for name in names
-        )
+        return (attrs.get("role") or "").lower() in FURNITURE_ROLES or "hidden" in attrs
+
+
+def _furniture_name(attrs: dict[str, str | None]) -> bool:
+    """Tell whether an element's id or class names it furniture (``cookie-banner``, ``sidebar`` ...)."""
+    names = " ".join(filter(None, (attrs.get("id"), attrs.get("class")))).lower().split()
+    return any(
+        name in FURNITURE_NAMES or not FURNITURE_PARTS.isdisjoint(_PARTS.split(name))
+        for name in names
+    )
 
 
 def main_text(markup: str) -> tuple[str, str]:
@@ -187,7 +199,9 @@ def main_text(markup: str) -> tuple[str, str]:
 
     The text of ``<main>`` is preferred, then that of the ``<article>`` elements,
     then the whole page, each without the site's furniture (``nav``, ``footer``,
-    ``aside``, cookie and newsletter boxes, share bars ...).
+    ``aside``, cookie and newsletter boxes, share bars ...). Furniture known only
+    by its id or class name is kept when leaving it out would leave almost
+    nothing: such names guess, and losing the page is worse than keeping a menu.
 
     Example:
         >>> page = "<nav>Home</nav><main><p>" + "Real text. " * 30 + "</p></main><footer>(c)</footer>"
@@ -202,4 +216,8 @@ def main_text(markup: str) -> tuple[str, str]:
         text = tidy("".join(parser.streams[zone]))
         if len(text) >= MIN_MAIN_CHARS:
             return title, text
-    return title, tidy("".join(parser.streams["body"]))
+    body = tidy("".join(parser.streams["body"]))
+    loose = tidy("".join(parser.streams["loose"]))
+    if len(body) < MIN_MAIN_CHARS <= len(loose) - len(body):
+        return title, loose  # a name guessed wrong hid the page itself (``content-sidebar-wrap``)
+    return title, body

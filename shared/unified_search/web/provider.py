@@ -112,8 +112,13 @@ def check_options(
     request: SearchRequest,
     supported: Collection[str],
     topics: Collection[str] = ("general",),
+    *,
+    subject: str | None = None,
 ) -> None:
     """Refuse, before anything is sent, a topic or an option ``provider`` cannot honour.
+
+    ``subject`` names what lacks it in the message (default: the provider), such
+    as one engine of a meta-search API.
 
     Example:
         >>> check_options("x", SearchRequest(query="q", topic="news"), ())
@@ -121,15 +126,16 @@ def check_options(
         ...
         unified_search.errors.SearchError: UNSUPPORTED [x]: x has no 'news' topic; valid topics: general
     """
+    who = subject or provider
     if request.topic and request.topic not in topics:
         raise unsupported(
-            provider, f"{provider} has no {request.topic!r} topic; valid topics: {_listed(topics)}"
+            provider, f"{who} has no {request.topic!r} topic; valid topics: {_listed(topics)}"
         )
     lacking = [name for name in OPTIONS if getattr(request, name) and name not in supported]
     if lacking:
         raise unsupported(
             provider,
-            f"{provider} does not support {', '.join(lacking)}; "
+            f"{who} does not support {', '.join(lacking)}; "
             f"it supports: {_listed(supported) or 'none of these options'}",
         )
 

@@ -28,6 +28,7 @@ from unified_search.http import (
     bad_payload,
     error_from_exception,
     error_from_response,
+    excerpt,
     with_retries,
 )
 from unified_search.types import ResultItem, SearchType
@@ -174,7 +175,8 @@ class Reader:
             )
         text = body.decode(response.encoding or "utf-8", errors="replace")
         if "html" in kind or not kind:
-            title, content = extract(text, self.config.extractor, url)
+            # Parsing megabytes of HTML takes seconds: off the event loop, so searches go on.
+            title, content = await asyncio.to_thread(extract, text, self.config.extractor, url)
         else:
             title, content = "", tidy(text)
         metadata = {"provider": "direct", "content_type": kind or None, "bytes_truncated": cut}
@@ -278,7 +280,8 @@ def jina_data(response: httpx.Response) -> dict[str, Any]:
             envelope = response.json()
         except ValueError:
             envelope = None
-        if isinstance(envelope, dict):
+        # A text answer may itself be a JSON page; only Jina's envelope has ``code``/``data``.
+        if isinstance(envelope, dict) and ("json" in kind or {"code", "data"} & set(envelope)):
             return _envelope_data(envelope)
     return text_page(text)
 
@@ -308,7 +311,9 @@ def _envelope_data(envelope: dict[str, Any]) -> dict[str, Any]:
     if isinstance(data, dict):
         return data
     message = envelope.get("readableMessage") or envelope.get("message") or "no data in the answer"
-    raise SearchError(ErrorCode.PROVIDER_ERROR, str(message), provider="jina", retryable=False)
+    raise SearchError(
+        ErrorCode.PROVIDER_ERROR, excerpt(str(message)), provider="jina", retryable=False
+    )
 
 
 def _plain_headers(response: httpx.Response) -> dict[str, str]:

@@ -4,6 +4,11 @@ SearXNG scores are unbounded (higher is better); they are divided by the best
 score of the answer so they fall in 0..1. SearXNG has no result-count
 parameter and often lists one page twice (``http``/``https``, a trailing
 slash): the handler deduplicates, then truncates to the limit.
+
+An instance answers 200 even when every engine behind it failed (a CAPTCHA, too
+many requests, a timeout): no results with ``unresponsive_engines`` is an
+error naming them, never a silent empty result. Older instances list
+``answers`` as plain strings, newer ones as objects; both are read.
 """
 
 from __future__ import annotations
@@ -82,6 +87,14 @@ class SearXNG:
         """Read ``results[]`` with scores scaled by the best one, ``answers`` and ``suggestions``."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
+        failed = _unresponsive(data)
+        if not results and failed:
+            raise SearchError(
+                ErrorCode.PROVIDER_ERROR,
+                f"no results: the instance's engines failed ({failed})",
+                provider=self.name,
+                retryable=False,
+            )
         best = max((_raw_score(raw) for raw in results), default=0.0)
         items = (
             make_item(
@@ -113,15 +126,27 @@ def _locale(request: SearchRequest) -> str:
 
 
 def _answers(data: Mapping[str, Any]) -> list[WebAnswer]:
+    listed = data.get("answers")
     found = []
-    for raw in entries(data, "answers", provider="searxng", required=False):
-        text = plain(raw.get("answer"))
-        url = raw.get("url")
+    for raw in listed if isinstance(listed, list) else []:
+        text = plain(raw.get("answer") if isinstance(raw, Mapping) else raw)
+        url = raw.get("url") if isinstance(raw, Mapping) else None
         if text:
             found.append(
                 WebAnswer(provider="searxng", text=text, url=url if isinstance(url, str) else None)
             )
     return found
+
+
+def _unresponsive(data: Mapping[str, Any]) -> str:
+    """``google (CAPTCHA), bing (timeout)`` out of ``unresponsive_engines`` pairs."""
+    pairs = data.get("unresponsive_engines")
+    named = []
+    for pair in pairs if isinstance(pairs, list) else []:
+        if isinstance(pair, list) and pair:
+            reason = f" ({plain(pair[1])})" if len(pair) > 1 else ""
+            named.append(plain(pair[0]) + reason)
+    return ", ".join(named)
 
 
 def _raw_score(raw: Mapping[str, Any]) -> float:

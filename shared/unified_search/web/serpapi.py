@@ -1,9 +1,9 @@
 """SerpApi: many search engines behind one API (``GET https://serpapi.com/search.json``).
 
 Each engine names its parameters differently; ``ENGINES`` holds the few that
-differ and what each engine can do. A topic or an option an engine lacks is
-refused with UNSUPPORTED before anything is sent; a time range an engine cannot
-express is not sent (the search still runs, unfiltered).
+differ and what each engine can do. A topic, a time range or an option an
+engine lacks is refused with UNSUPPORTED before anything is sent, naming what
+it does accept.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from unified_search.web.provider import (
     parse_json,
     plain,
     questions,
+    unsupported,
     with_sites,
 )
 
@@ -125,7 +126,13 @@ class SerpApi:
         """Build the query string of a search on the chosen engine."""
         engine_name = _engine_name(request, settings)
         engine = engine_named(engine_name)
-        check_options(f"serpapi engine {engine_name}", request, engine.supported(), engine.topics())
+        where = f"serpapi engine {engine_name}"
+        check_options(self.name, request, engine.supported(), engine.topics(), subject=where)
+        if request.time_range and request.time_range not in engine.time:
+            valid = ", ".join(engine.time) or "none"
+            raise unsupported(
+                self.name, f"{where} has no {request.time_range!r} time range; valid: {valid}"
+            )
         params: dict[str, Any] = {
             "engine": engine_name,
             engine.query: with_sites(request.query, request.sites, request.exclude_sites),
@@ -133,7 +140,7 @@ class SerpApi:
         }
         if engine.count:
             params[engine.count] = settings.limit
-        if request.time_range and request.time_range in engine.time:
+        if request.time_range:
             key, value = engine.time[request.time_range]
             params[key] = value
         if engine.google and (tbs := google_dates(request)):
@@ -174,7 +181,7 @@ def _extras(data: Mapping[str, Any], request: SearchRequest) -> WebExtras:
     box = data.get("answer_box")
     answer = None
     if request.include_answer and isinstance(box, Mapping):
-        text = plain(box.get("answer")) or plain(box.get("snippet"))
+        text = plain(box.get("answer")) or plain(box.get("snippet")) or plain(box.get("result"))
         link = box.get("link")
         if text:
             answer = WebAnswer(

@@ -264,7 +264,7 @@ async def test_failing_reranker_falls_back_to_weighted(
         ) -> list[ResultItem]:
             raise RuntimeError("model missing")
 
-    monkeypatch.setitem(registry.RERANKERS, "broken", lambda config, delegates: Broken())
+    monkeypatch.setitem(registry.RERANKERS, "broken", lambda config, delegates, http: Broken())
     searcher = Searcher({"uses": {"rerank": "broken"}}, handlers={"kb": FakeHandler(count=3)})
     with caplog.at_level(logging.WARNING):
         response = await searcher.asearch({"query": "q", "type": "kb"})

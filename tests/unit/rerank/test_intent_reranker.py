@@ -163,8 +163,10 @@ def test_freshness_halves_per_half_life_and_undated_is_half() -> None:
     assert freshness(week_old, "week", NOW) == pytest.approx(0.5)
     assert freshness(week_old, "day", NOW) == pytest.approx(0.5**7)
     assert freshness(web("https://e.org"), "week", NOW) == 0.5
-    future = web("https://e.org", date="2027-01-01")
-    assert freshness(future, "week", NOW) == 1.0
+    in_an_hour = web("https://e.org", date="2026-06-01T13:00:00Z")  # a clock or zone ahead
+    assert freshness(in_an_hour, "week", NOW) == 1.0
+    next_year = web("https://e.org", date="2027-01-01")  # no page is published then: undated
+    assert freshness(next_year, "week", NOW) == 0.5
 
 
 async def test_user_synonyms_reach_the_keyword_match() -> None:

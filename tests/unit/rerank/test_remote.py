@@ -13,7 +13,8 @@ from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import HttpClient
 from unified_search.rerank.remote import Provider, RemoteReranker, reorder
-from unified_search.types import ResultItem
+from unified_search.searcher import Searcher
+from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "rerank"
 
@@ -45,12 +46,13 @@ def reranker(provider: Provider, case: dict[str, Any], seen: list[httpx.Request]
 
 
 def no_wait_client(transport: httpx.AsyncBaseTransport) -> HttpClient:
-    """The shared HTTP layer with retries that do not really wait."""
+    """The shared HTTP layer whose retries wait on a clock of their own instead of the wall's."""
+    now = [0.0]
 
     async def no_wait(seconds: float) -> None:
-        return None
+        now[0] += seconds
 
-    return HttpClient(transport=transport, sleep=no_wait)
+    return HttpClient(transport=transport, sleep=no_wait, clock=lambda: now[0])
 
 
 @pytest.mark.parametrize(
@@ -181,3 +183,45 @@ def test_key_env_is_configurable_and_never_shown() -> None:
     config = SearchConfig.load(profile={"rerank": {"cohere": {"api_key_env": "MY_RERANK_KEY"}}})
     assert repr(config.rerank.cohere.api_key_env) == "Secret(env='MY_RERANK_KEY')"
     assert config.model_dump(mode="json")["rerank"]["cohere"]["api_key_env"] == "MY_RERANK_KEY"
+
+
+class Words:
+    """A knowledge base that finds one item per word of the query."""
+
+    async def asearch(self, request: SearchRequest, ctx: Any) -> SearchResult:
+        items = [
+            ResultItem(type="kb", collection="c", document_id=w, title=w, content=w)
+            for w in request.query.split()
+        ]
+        return SearchResult(type="kb", query=request.query, items=items)
+
+
+async def test_a_searcher_pools_one_client_for_every_rerank_call_and_its_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cohere asks for 30 s: later searches of the same searcher do not call it before then."""
+    monkeypatch.setenv("COHERE_API_KEY", "k")
+    paths: list[str] = []
+
+    def limited(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.path)
+        return httpx.Response(429, json={"message": "slow"}, headers={"Retry-After": "30"})
+
+    http = HttpClient(transport=httpx.MockTransport(limited))
+    searcher = Searcher({"uses": {"rerank": "cohere"}}, handlers={"kb": Words()}, http=http)
+    inner = searcher.reranker()
+    assert getattr(inner, "inner", inner).http is searcher.http is http
+    for n in range(3):
+        response = await searcher.asearch({"query": f"alpha beta {n}", "type": "kb"})
+        assert len(response.references) == 3  # the weighted order, as the fallback
+    await searcher.aclose()
+    assert paths == ["/v2/rerank"]
+    assert http.client().is_closed is False  # a given client stays open for its owner
+    await http.aclose()
+
+
+async def test_a_searcher_closes_the_client_it_made() -> None:
+    searcher = Searcher(handlers={"kb": Words()})
+    client = searcher.http.client()
+    await searcher.aclose()
+    assert client.is_closed

@@ -83,13 +83,18 @@ class FakeAPI:
 
 
 class Sleeps:
-    """An injected sleep that records the waits instead of sleeping."""
+    """An injected sleep that records the waits and moves its own clock instead of sleeping."""
 
     def __init__(self) -> None:
         self.waits: list[float] = []
+        self.now = 1000.0
 
     async def __call__(self, seconds: float) -> None:
         self.waits.append(seconds)
+        self.now += seconds
+
+    def clock(self) -> float:
+        return self.now
 
 
 def web_config(providers: Iterable[str] = (), **web: Any) -> SearchConfig:
@@ -123,7 +128,9 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 def make_handler(api: FakeAPI, sleeps: Sleeps) -> Callable[..., WebHandler]:
     def build(config: SearchConfig, **kwargs: Any) -> WebHandler:
         kwargs.setdefault("cache", None)
-        return WebHandler(config, transport=api.transport, sleep=sleeps, **kwargs)
+        return WebHandler(
+            config, transport=api.transport, sleep=sleeps, clock=sleeps.clock, **kwargs
+        )
 
     return build
 
@@ -139,6 +146,7 @@ def kit() -> Any:
         web_config=web_config,
         context=context,
         FakeAPI=FakeAPI,
+        Sleeps=Sleeps,
         SEARXNG_URL=SEARXNG_URL,
         HOSTS=HOSTS,
     )

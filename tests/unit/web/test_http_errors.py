@@ -25,17 +25,14 @@ async def failing(kit: Any, provider: str, *replies: Any) -> tuple[SearchError, 
     config = kit.web_config([provider])
     from unified_search.web.handler import WebHandler
 
-    handler = WebHandler(config, transport=api.transport, sleep=_no_sleep, cache=None)
+    time = kit.Sleeps()
+    handler = WebHandler(config, transport=api.transport, sleep=time, clock=time.clock, cache=None)
     try:
         with pytest.raises(SearchError) as caught:
             await handler.asearch(SearchRequest(query="q"), kit.context(config))
     finally:
         await handler.aclose()
     return caught.value, api
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
 
 
 @pytest.mark.usefixtures("keys")
@@ -329,10 +326,15 @@ async def test_backoff_is_reported_when_it_starts_and_ends() -> None:
     replies = iter([httpx.Response(503, headers={"Retry-After": "1"}), httpx.Response(200)])
     notes: list[str | None] = []
 
+    now = [0.0]
+
     async def no_wait(seconds: float) -> None:
         notes.append(f"sleep {seconds:g}")
+        now[0] += seconds
 
-    http = HttpClient(transport=httpx.MockTransport(lambda r: next(replies)), sleep=no_wait)
+    http = HttpClient(
+        transport=httpx.MockTransport(lambda r: next(replies)), sleep=no_wait, clock=lambda: now[0]
+    )
     await http.send(
         httpx.Request("GET", "https://x.io"),
         provider="x",

@@ -36,7 +36,12 @@ async def resolver(host: str, port: int) -> list[str]:
 def build(api: Any, sleeps: Any, kit: Any, **reader: Any) -> tuple[WebHandler, Any]:
     config = kit.web_config([], reader=reader)
     handler = WebHandler(
-        config, transport=api.transport, sleep=sleeps, resolver=resolver, cache=None
+        config,
+        transport=api.transport,
+        sleep=sleeps,
+        clock=sleeps.clock,
+        resolver=resolver,
+        cache=None,
     )
     return handler, config
 

@@ -294,3 +294,116 @@ def test_the_trafilatura_extractor_without_the_package_names_the_extra(
     with pytest.raises(SearchError, match=r"unified-search\[extract\]"):
         module.extract(PAGE, "trafilatura")
     assert "four new stops" in module.extract(PAGE, "auto")[1]  # auto falls back to builtin
+
+
+async def test_a_50_mb_html_page_is_cut_at_max_bytes_in_bounded_memory(kit: Any) -> None:
+    """Paragraph after paragraph of news, 50 MB of it: read to 2 MiB, extracted, the rest unsent."""
+    sent = 0
+
+    async def page() -> AsyncIterator[bytes]:
+        nonlocal sent
+        yield b"<html><head><title>Endless</title></head><body><main>"
+        first = 0
+        while sent < 50 * MiB:
+            chunk = "".join(
+                f"<p>The council met again, session {n}, on the tram line.</p>"
+                for n in range(first, first + 200)
+            ).encode()
+            first += 200
+            sent += len(chunk)
+            yield chunk
+
+    def serve(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "text/html"}, content=page())
+
+    handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=2 * MiB)
+    tracemalloc.start()
+    try:
+        item = await handler.aretrieve("https://example.com/endless")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await handler.aclose()
+    assert item.metadata["bytes_truncated"] is True and item.metadata["truncated"] is True
+    assert item.content.startswith("The council met again, session 0,")
+    assert len(item.content) == 10_000
+    assert sent <= 3 * MiB
+    assert peak < 40 * MiB  # a few times the 2 MiB read, never the 50 MB page
+
+
+async def test_html_is_extracted_off_the_event_loop(
+    kit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Extraction of a large page takes seconds; it must not stop every other search meanwhile."""
+    import threading
+
+    from unified_search.web import reader
+
+    threads: list[threading.Thread] = []
+
+    def recording(markup: str, extractor: Any, url: Any) -> tuple[str, str]:
+        threads.append(threading.current_thread())
+        return extract(markup, extractor, url)
+
+    monkeypatch.setattr(reader, "extract", recording)
+    page = "<title>T</title><main><p>" + "Some text. " * 40 + "</p></main>"
+    handler = handler_for(kit, httpx.MockTransport(lambda r: httpx.Response(200, html=page)))
+    item = await handler.aretrieve("https://example.com/")
+    await handler.aclose()
+    assert item.content.startswith("Some text.")
+    assert threads and threads[0] is not threading.main_thread()
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "content"),
+    [
+        ("text/plain; charset=utf-8", '{"status": "ok", "items": [1, 2]}', '"items": [1, 2]'),
+        ("text/markdown", "# Release notes\n\n- faster startup", "- faster startup"),
+        ("text/plain", "Markdown Content:\nonly the body", "only the body"),
+    ],
+)
+async def test_jina_text_answers_are_content_even_when_the_page_is_json(
+    kind: str, body: str, content: str, kit: Any
+) -> None:
+    """Jina's text and Markdown formats return the page as is, a JSON page included."""
+    transport = httpx.MockTransport(
+        lambda r: httpx.Response(200, headers={"Content-Type": kind}, text=body)
+    )
+    handler = handler_for(kit, transport, jina={"enabled": True})
+    item = await handler.aretrieve("https://api.example.com/status")
+    await handler.aclose()
+    assert content in item.content and item.metadata["provider"] == "jina"
+
+
+async def test_jina_failing_to_reach_a_page_is_a_coded_error_with_its_message(kit: Any) -> None:
+    envelope = {
+        "data": None,
+        "code": 422,
+        "name": "AssertionFailureError",
+        "status": 42206,
+        "message": "Failed to goto https://gone.example/: net::ERR_NAME_NOT_RESOLVED",
+        "readableMessage": "AssertionFailureError: Failed to goto https://gone.example/: "
+        "net::ERR_NAME_NOT_RESOLVED",
+    }
+    transport = httpx.MockTransport(lambda r: httpx.Response(422, json=envelope))
+    handler = handler_for(kit, transport, jina={"enabled": True})
+    found = await handler.aretrieve_many(["https://gone.example/", "not a url"])
+    await handler.aclose()
+    gone, bad = found
+    assert gone.error is not None and "ERR_NAME_NOT_RESOLVED" in gone.error.message
+    assert gone.error.provider == "jina" and len(gone.error.message) <= 220
+    assert bad.error is not None and bad.error.code is ErrorCode.INVALID_QUERY
+
+
+def test_a_content_wrapper_named_like_furniture_never_hides_the_page() -> None:
+    """WordPress themes wrap the article in ``content-sidebar-wrap``: the builtin keeps it."""
+    story = "<p>" + "Rinse and dry the chickpeas well before roasting them. " * 8 + "</p>"
+    page = (
+        '<div class="site-container"><div class="content-sidebar-wrap"><div class="content">'
+        f"<h1>Crispy chickpeas</h1>{story}</div>"
+        '<div class="sidebar widget-area">Popular recipes</div></div></div>'
+    )
+    _, text = extract(page, "builtin")
+    assert text.startswith("Crispy chickpeas") and "Rinse and dry" in text
+    plain = '<div class="sidebar">Popular recipes</div><div class="post">' + story + "</div>"
+    assert "Popular recipes" not in extract(plain, "builtin")[1]  # a real sidebar still goes

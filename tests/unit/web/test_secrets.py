@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import html
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
@@ -13,7 +17,7 @@ import pytest
 from unified_search.auth import RedactingFilter, Secret, redact
 from unified_search.config import SearchConfig
 from unified_search.errors import SearchError
-from unified_search.http import HttpClient, excerpt
+from unified_search.http import HttpClient, RetryPolicy, excerpt
 from unified_search.kb.openai_embedding import OpenAIEmbedding
 from unified_search.rerank.remote import RemoteReranker
 from unified_search.searcher import Searcher
@@ -158,3 +162,120 @@ def test_error_excerpts_are_short_plain_text() -> None:
 
 async def _no_wait(seconds: float) -> None:
     return None
+
+
+#: Keys with the characters that escaping changes, for every remote API at once.
+ODD_KEYS = {
+    "TAVILY_API_KEY": "tvly/odd+key 0101",
+    "SERPER_API_KEY": "serper/odd+key 0102",
+    "SERPAPI_API_KEY": "serpapi/odd+key 0103",
+    "BRAVE_API_KEY": "brave/odd+key 0104",
+    "EXA_API_KEY": "exa/odd+key 0105",
+    "JINA_API_KEY": "jina/odd+key 0106",
+    "COHERE_API_KEY": "cohere/odd+key 0107",
+    "OPENAI_API_KEY": "sk-odd/key+0108",
+}
+SEARX_PASSWORD = "searx-basic-pass-0109"
+FORMS = ["raw", "html", "json", "lower-url", "basic"]
+
+
+def echo_in(form: str, status: int) -> httpx.MockTransport:
+    """Echo the request (URL, every header, body) back, escaped the way ``form`` says."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen = f"{request.url} " + " ".join(f"{k}: {v}" for k, v in request.headers.items())
+        seen += " " + request.content.decode(errors="replace")
+        if form == "html":
+            text = html.escape(seen).replace("/", "&#x2F;").replace("+", "&#43;")
+            return httpx.Response(status, html=f"<html><body><pre>{text}</pre></body></html>")
+        if form == "json":
+            escaped = json.dumps({"message": seen}).replace("/", "\\/")
+            return httpx.Response(
+                status, text=escaped, headers={"Content-Type": "application/json"}
+            )
+        if form == "lower-url":
+            return httpx.Response(status, text=re.sub("%[0-9A-F]{2}", lambda m: m[0].lower(), seen))
+        return httpx.Response(status, text=seen)
+
+    return httpx.MockTransport(handler)
+
+
+def odd_leaks(text: str) -> list[str]:
+    basic = base64.b64encode(f"user:{SEARX_PASSWORD}".encode()).decode()
+    values = [*ODD_KEYS.values(), SEARX_PASSWORD, basic]
+    forms = [
+        f
+        for v in values
+        for f in {v, quote(v, safe=""), quote(v, safe="").lower(), quote_plus(v), v.split("/")[0]}
+        if len(f) >= 8
+    ]
+    return [f for f in forms if f in text]
+
+
+@pytest.mark.parametrize("status", [401, 503])
+@pytest.mark.parametrize("form", FORMS)
+async def test_echoed_keys_in_any_escaping_reach_no_error_event_log_or_record(
+    form: str,
+    status: int,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every provider at once, and a SearXNG behind basic auth (its password is a key too)."""
+    for name, value in ODD_KEYS.items():
+        monkeypatch.setenv(name, value)
+    caplog.set_level(logging.DEBUG)
+    providers = ["tavily", "serper", "serpapi", "brave", "exa", "searxng"]
+    searx = f"https://user:{SEARX_PASSWORD}@searx.example"
+    config = SearchConfig.load(
+        profile={"web": {"providers": providers, "retries": 0, "searxng": {"base_url": searx}}}
+    )
+    events: list[Any] = []
+    store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+    handler = WebHandler(config, transport=echo_in(form, status), cache=None)
+    async with Searcher(config, handlers={"web": handler}, store=store, sinks=[events.append]) as s:
+        response = await s.asearch({"query": "what is my key"})
+        records = [r.model_dump_json() for r in store.get_searches(response.request_id)]
+    failure = response.results[0].error
+    assert failure is not None and all(p in failure.message for p in providers)
+    texts = [
+        failure.message,
+        repr(handler.http),
+        response.model_dump_json(),
+        json.dumps([e.model_dump(mode="json") for e in events], default=str),
+        caplog.text,
+        *records,
+    ]
+    assert records
+    for text in texts:
+        assert odd_leaks(text) == []
+    store.close()
+
+
+@pytest.mark.parametrize("form", FORMS)
+async def test_rerank_embedding_and_reader_echoes_in_any_escaping_hide_the_key(
+    form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in ODD_KEYS.items():
+        monkeypatch.setenv(name, value)
+    config = SearchConfig.load(
+        profile={"web": {"retries": 0, "reader": {"jina": {"enabled": True}}}}
+    )
+    messages: list[str] = []
+    http = HttpClient(transport=echo_in(form, 401), policy=RetryPolicy(retries=0))
+    for provider in ("cohere", "jina"):
+        section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
+        with pytest.raises(SearchError) as caught:
+            await RemoteReranker(provider, section, http=http).arerank("q", [ResultItem(type="kb")])
+        messages.append(str(caught.value))
+    embed = OpenAIEmbedding("m", api_key=Secret.from_env("OPENAI_API_KEY"), http=http)
+    with pytest.raises(SearchError) as embedded:
+        await embed.aembed(["x"])
+    messages.append(str(embedded.value))
+    reader = WebHandler(config, http=http, cache=None)
+    with pytest.raises(SearchError) as read:
+        await reader.aretrieve("https://example.com/page")
+    messages.append(str(read.value))
+    await http.aclose()
+    for message in messages:
+        assert odd_leaks(message) == [] and "<" not in message and len(message) < 300

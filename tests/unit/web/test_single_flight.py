@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -88,6 +92,43 @@ async def test_a_failed_call_is_shared_with_its_waiters_but_never_cached(kit: An
     result = await handler.asearch(SearchRequest(query="q"), context(config))
     await handler.aclose()
     assert server.calls == 2 and len(result.items) == 4
+
+
+@pytest.mark.usefixtures("keys")
+async def test_a_search_sharing_a_call_in_backoff_is_not_held_by_it(kit: Any) -> None:
+    """Exa alone waits out its 429; the search that shares Exa's call returns Tavily's at once."""
+    exa_calls = 0
+
+    async def serve(request: httpx.Request) -> httpx.Response:
+        nonlocal exa_calls
+        if request.url.host == "api.tavily.com":
+            return kit.replay("tavily_search_success")
+        exa_calls += 1
+        if exa_calls == 1:
+            return httpx.Response(429, json={"error": "slow"}, headers={"Retry-After": "1.5"})
+        return kit.replay("exa_search_success")
+
+    handler = WebHandler(
+        kit.web_config(["exa"]),
+        transport=httpx.MockTransport(serve),
+        cache=MemoryCache(ttl=60, max_entries=50),
+    )
+    started = time.perf_counter()
+
+    async def search(providers: list[str]) -> tuple[float, Any]:
+        config = kit.web_config(providers)
+        result = await handler.asearch(SearchRequest(query="same question"), context(config))
+        return time.perf_counter() - started, result
+
+    (alone_s, alone), (both_s, both) = await asyncio.gather(
+        search(["exa"]), search(["tavily", "exa"])
+    )
+    await handler.aclose()
+    assert exa_calls == 2  # one 429, one retry after 1.5 s, shared
+    assert alone_s >= 1.5 and len(alone.items) == 4 and alone.failures == []
+    assert both_s < 1.0 and len(both.items) == 4
+    (failure,) = both.failures
+    assert failure.provider == "exa" and failure.retry_after == pytest.approx(1.5)
 
 
 @pytest.mark.redis
@@ -194,3 +235,101 @@ async def test_a_refused_cache_connection_is_skipped(kit: Any) -> None:
     result = await handler.asearch(SearchRequest(query="q"), context(config, lines))
     await handler.aclose()
     assert len(result.items) == 4 and any("web cache skipped" in line for line in lines)
+
+
+# -- real processes sharing one Redis ------------------------------------------------------------
+
+WORKER = Path(__file__).with_name("flight_worker.py")
+
+
+class Fleet:
+    """Worker processes (``flight_worker.py``) on one Redis cache, started on a signal."""
+
+    def __init__(self, redis_url: str, prefix: str) -> None:
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.workers: list[subprocess.Popen[str]] = []
+
+    def add(self, searches: int, mode: str) -> subprocess.Popen[str]:
+        worker = subprocess.Popen(
+            [sys.executable, str(WORKER), self.redis_url, self.prefix, str(searches), mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
+        self.workers.append(worker)
+        return worker
+
+    @staticmethod
+    def go(worker: subprocess.Popen[str]) -> None:
+        assert worker.stdin is not None
+        worker.stdin.write("go\n")
+        worker.stdin.flush()
+
+    @staticmethod
+    def result(worker: subprocess.Popen[str]) -> dict[str, Any]:
+        out, err = worker.communicate(timeout=60)
+        assert worker.returncode == 0, err
+        return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+@pytest.fixture
+def fleet(redis_url: str) -> Iterator[Fleet]:
+    prefix = f"test:fleet:{uuid.uuid4().hex}:"
+    made = Fleet(redis_url, prefix)
+    yield made
+    for worker in made.workers:
+        if worker.poll() is None:
+            worker.kill()
+        worker.wait()
+        for pipe in (worker.stdin, worker.stdout, worker.stderr):
+            if pipe is not None:
+                pipe.close()
+    asyncio.run(_drop(redis_url, prefix))
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("searches", [5, 50])
+def test_two_processes_of_identical_cold_searches_make_one_call(
+    fleet: Fleet, searches: int
+) -> None:
+    first, second = fleet.add(searches, "ok"), fleet.add(searches, "ok")
+    fleet.go(first)
+    fleet.go(second)
+    results = [fleet.result(first), fleet.result(second)]
+    assert sum(r["calls"] for r in results) == 1
+    assert all(r["items"] == [4] * searches for r in results)
+
+
+@pytest.mark.redis
+def test_a_failed_call_in_one_process_is_not_cached_and_the_other_calls_itself(
+    fleet: Fleet,
+) -> None:
+    failing, waiting = fleet.add(5, "fail"), fleet.add(5, "ok")
+    fleet.go(failing)
+    time.sleep(0.2)  # the failing process holds the lock first
+    fleet.go(waiting)
+    failed, answered = fleet.result(failing), fleet.result(waiting)
+    assert failed == {"calls": 1, "items": [-1] * 5}
+    assert answered == {"calls": 1, "items": [4] * 5}
+    later = fleet.add(3, "fail")  # would fail if it called: the good answer is cached
+    fleet.go(later)
+    assert fleet.result(later) == {"calls": 0, "items": [4] * 3}
+
+
+@pytest.mark.redis
+def test_a_process_dying_mid_call_frees_the_lock_within_its_lease(fleet: Fleet) -> None:
+    """The lock lives three cache timeouts (3 s), renewed only by a living holder."""
+    crashing, waiting = fleet.add(3, "crash"), fleet.add(3, "ok")
+    fleet.go(crashing)
+    time.sleep(0.3)
+    started = time.monotonic()
+    fleet.go(waiting)
+    answered = fleet.result(waiting)
+    elapsed = time.monotonic() - started
+    crashing.wait(timeout=10)
+    assert crashing.returncode == 3
+    assert answered == {"calls": 1, "items": [4] * 3}
+    assert elapsed < 8  # the lease, not web.cache.lock_ttl (10 s)
