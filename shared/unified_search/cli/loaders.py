@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unified_search.web.html_text import html_to_text
+from unified_search.html_text import html_to_text
 
 #: Suffixes read as plain text; the first Markdown ``# heading`` becomes the title.
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")
