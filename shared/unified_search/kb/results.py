@@ -18,14 +18,14 @@ def document_id(hit: Hit) -> str:
 def merge_hits(hits: Sequence[Hit], limit: int, *, group_by_document: bool = False) -> list[Hit]:
     """The ``limit`` best chunks (ties by collection and chunk ID), each once.
 
-    A chunk found twice (by the hybrid search and through the graph) keeps its best
-    score; with ``group_by_document`` only the best chunk of each document is kept.
+    A chunk found twice (through the graph too, or in two collections holding the same
+    document) keeps its best score; with ``group_by_document`` only the best chunk of
+    each document is kept.
     """
     ranked = sorted(hits, key=lambda h: (-h.score, h.collection, h.id))
-    best: dict[tuple[str, str], Hit] = {}
+    best: dict[str, Hit] = {}
     for hit in ranked:
-        key = document_id(hit) if group_by_document else hit.id
-        best.setdefault((hit.collection, key), hit)
+        best.setdefault(document_id(hit) if group_by_document else hit.id, hit)
     return list(best.values())[:limit]
 
 

@@ -12,8 +12,8 @@ import importlib.util
 from typing import Any
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.web.config import Extractor
 from unified_search.html_text import main_text
+from unified_search.web.config import Extractor
 
 EXTRA = 'pip install "unified-search[extract]"'
 
