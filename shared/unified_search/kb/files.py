@@ -112,7 +112,7 @@ def file_bytes(file: SourceFile, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     try:
         size = file.path.stat().st_size
         if size > max_bytes:
-            raise Unreadable(f"larger than {_megabytes(max_bytes)} ({_megabytes(size)})")
+            raise Unreadable(f"larger than {_size(max_bytes)} ({_size(size)})")
         if size == 0:
             raise Unreadable("empty file")
         return file.path.read_bytes()
@@ -135,8 +135,10 @@ def parse_file(file: SourceFile, data: bytes) -> ReadFile:
     return ReadFile(file, digest(data), parsed, file_type)
 
 
-def _megabytes(size: int) -> str:
-    return f"{size / 1024 / 1024:.0f} MB"
+def _size(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / 1024 / 1024:,.0f} MB"
+    return f"{size / 1024:,.0f} kB" if size >= 1024 else f"{size} bytes"
 
 
 @dataclass
@@ -200,6 +202,8 @@ def _walk_folder(
             reason = _left_out(entry, relative, exclude, hidden)
             if reason is None and entry.is_symlink():
                 reason = _link_to_file(entry, root)
+            elif reason is None and not entry.is_file():
+                reason = "not a regular file (a pipe, socket or device)"
             if reason is None:
                 found.files.append(SourceFile(entry, relative))
             elif reason != "excluded":
