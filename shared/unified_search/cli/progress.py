@@ -2,8 +2,8 @@
 
 The bar shows what is being done (files read, then chunks embedded), done of
 total, the rate and the time left, redrawn several times a second. Piped or
-redirected, the same facts are printed as one line every ``LINE_EVERY``
-seconds, so a log shows the run is alive. ``quiet`` prints nothing.
+redirected, the same facts are printed as one line when a stage starts and
+then every ``LINE_EVERY`` seconds, so a log shows the run is alive. ``quiet`` prints nothing.
 """
 
 from __future__ import annotations
@@ -86,13 +86,14 @@ class IndexProgress:
 
     def __call__(self, update: IngestProgress) -> None:
         """Show ``update``."""
-        if self.last is None or self.last.stage != update.stage:
+        starts = self.last is None or self.last.stage != update.stage
+        if starts:
             self._stage_started = time.monotonic()
         self.last = update
         if self._bar is not None:
             self._show_bar(update)
         elif not self.quiet:
-            self._maybe_print(update)
+            self._maybe_print(update, starts)
 
     def _show_bar(self, update: IngestProgress) -> None:
         assert self._bar is not None
@@ -104,9 +105,10 @@ class IndexProgress:
             self._tasks[update.stage] = task
         self._bar.update(task, completed=update.done, total=update.total)
 
-    def _maybe_print(self, update: IngestProgress) -> None:
+    def _maybe_print(self, update: IngestProgress, starts: bool) -> None:
+        """A line when a stage starts (with its total), then one every ``LINE_EVERY`` s."""
         now = time.monotonic()
-        if now - self._printed < LINE_EVERY:
+        if not starts and now - self._printed < LINE_EVERY:
             return
         self._printed = now
         self.console.print(line(update, now - self._stage_started), highlight=False, markup=False)
