@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -91,10 +93,15 @@ def index(
         try:
             report = asyncio.run(_index(config, collection, paths, options, shown))
         except KeyboardInterrupt:
-            stderr().print(interrupted(shown, collection), highlight=False, markup=False)
-            return INTERRUPTED
+            stderr().print(
+                interrupted(shown, collection), highlight=False, markup=False, soft_wrap=True
+            )
+            exit_now(INTERRUPTED)
     stdout().print(
-        file_summary(report, time.perf_counter() - started), highlight=False, markup=False
+        file_summary(report, time.perf_counter() - started),
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
     )
     if not report.changed and not report.unchanged and not report.removed:
         raise BadInput(f"nothing to index: {len(report.skipped)} path(s) skipped, 0 files read")
@@ -115,6 +122,18 @@ async def _index(
         return await kb.aindex_paths(collection, paths, options=options, progress=shown)
     finally:
         await kb.aclose()
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process without waiting for the embedding call still in flight.
+
+    What was stored is committed and the knowledge base closed by now; the call in
+    flight runs in a daemon thread whose native code would abort the interpreter's
+    shutdown, so the process ends here, streams flushed first.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def interrupted(shown: IndexProgress, collection: str) -> str:

@@ -93,6 +93,7 @@ def remove(paths: Sequence[str], collection: str, config_path: str | None) -> in
         f"removed {removed.documents} documents ({removed.chunks} chunks) from {collection}",
         highlight=False,
         markup=False,
+        soft_wrap=True,
     )
     for path in removed.unmatched:
         click.echo(f"warning: nothing indexed matches {path}", err=True)
@@ -110,7 +111,7 @@ def drop(collection: str, yes: bool, config_path: str | None) -> int:
             raise BadInput(f"dropping {collection!r} deletes it: pass --yes to confirm")
         click.confirm(f"Delete collection {collection!r} and everything indexed in it?", abort=True)
     _with_kb(config_path, lambda h: h.adrop_collection(collection))
-    stdout().print(f"dropped {collection}", highlight=False, markup=False)
+    stdout().print(f"dropped {collection}", highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
@@ -126,7 +127,7 @@ def check(collection: str, repair: bool, config_path: str | None) -> int:
     Exit codes: 0 consistent (or repaired), 1 inconsistent.
     """
     found = _with_kb(config_path, lambda h: h.acheck(collection, fix=repair))
-    stdout().print(consistency_line(found), highlight=False, markup=False)
+    stdout().print(consistency_line(found), highlight=False, markup=False, soft_wrap=True)
     return 0 if found.consistent or found.repaired else 1
 
 

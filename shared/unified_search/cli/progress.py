@@ -111,7 +111,9 @@ class IndexProgress:
         if not starts and now - self._printed < LINE_EVERY:
             return
         self._printed = now
-        self.console.print(line(update, now - self._stage_started), highlight=False, markup=False)
+        self.console.print(
+            line(update, now - self._stage_started), highlight=False, markup=False, soft_wrap=True
+        )
 
 
 def line(update: IngestProgress, seconds: float) -> str:

@@ -14,10 +14,12 @@ embedded are written before it stops: only the group in flight is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -30,6 +32,7 @@ from unified_search.kb.graph import Extraction
 from unified_search.kb.lexical import document_terms
 from unified_search.kb.sidestore import StoredChunk
 
+T = TypeVar("T")
 DocumentLike = Document | Mapping[str, Any] | str
 Extractor = Callable[[list[Chunk]], Awaitable[list[Extraction]]]
 """Entities and relations of each chunk, in order."""
@@ -209,7 +212,7 @@ class Writer:
             for start in range(0, total, EMBED_GROUP):
                 group = list(chunks[start : start + EMBED_GROUP])
                 texts = [embed_text(c.title, c.text) for c in group]
-                vectors = await asyncio.to_thread(self.embed, texts)
+                vectors = await in_daemon_thread(self.embed, texts)
                 pending += zip(group, vectors, strict=True)
                 if len(pending) >= WRITE_BATCH or start + len(group) >= total:
                     batch, pending = pending, []
@@ -250,6 +253,37 @@ class Writer:
             await asyncio.to_thread(
                 self.coll.side.add_graphs, [(c.id, g) for c, g in zip(chunks, graphs, strict=True)]
             )
+
+
+async def in_daemon_thread(function: Callable[[list[str]], T], texts: list[str]) -> T:
+    """Run one embedding call in a daemon thread of its own.
+
+    ``asyncio.to_thread`` would do the same in the loop's executor, but ``asyncio.run``
+    and the interpreter both wait for executor threads on exit: a Ctrl-C would wait for
+    the call in flight (the first one also loads the model). A daemon thread is left
+    to finish on its own; its result is simply not used once the caller is cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(cast(T, result))
+
+    def work() -> None:
+        try:
+            outcome: tuple[T | None, BaseException | None] = (function(texts), None)
+        except Exception as exc:  # handed to the awaiting task, raised there
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=work, name="unified-search-embed", daemon=True).start()
+    return await future
 
 
 def embed_text(title: str, text: str) -> str:
