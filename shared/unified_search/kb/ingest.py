@@ -245,14 +245,18 @@ class Writer:
             self.stored(self.done)
 
     async def _store(self, pending: list[tuple[Chunk, list[float]]]) -> None:
-        rows = [stored(c, self.boost, v) for c, v in pending]
-        await asyncio.to_thread(self.coll.upsert, rows, [v for _, v in pending])
-        if self.extractor is not None:
-            chunks = [c for c, _ in pending]
-            graphs = await self.extractor(chunks)
-            await asyncio.to_thread(
-                self.coll.side.add_graphs, [(c.id, g) for c, g in zip(chunks, graphs, strict=True)]
-            )
+        """Write rows to Chroma and the side store while the graph is extracted beside them."""
+        chunks = [c for c, _ in pending]
+        rows = await asyncio.to_thread(lambda: [stored(c, self.boost, v) for c, v in pending])
+        graphs = self.extractor(chunks) if self.extractor is not None else None
+        written = asyncio.to_thread(self.coll.upsert, rows, [v for _, v in pending])
+        if graphs is None:
+            await written
+            return
+        _, found = await asyncio.gather(written, graphs)
+        await asyncio.to_thread(
+            self.coll.side.add_graphs, [(c.id, g) for c, g in zip(chunks, found, strict=True)]
+        )
 
 
 async def in_daemon_thread(function: Callable[[list[str]], T], texts: list[str]) -> T:
