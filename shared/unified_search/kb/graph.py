@@ -111,7 +111,7 @@ def _acronyms(text: str) -> list[str]:
 def _phrases(text: str, min_count: int = 2) -> list[str]:
     words = _WORD.findall(text.lower())
     content = [len(w) > 2 and w not in _STOP for w in words]  # judged once per word
-    pair = [a and b for a, b in zip(content, content[1:], strict=False)]
+    pair = [a and b for a, b in itertools.pairwise(content)]
     counts = Counter(f"{a} {b}" for a, b, ok in zip(words, words[1:], pair, strict=False) if ok)
     counts.update(
         f"{a} {b} {c}"

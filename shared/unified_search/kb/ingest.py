@@ -39,8 +39,10 @@ Extractor = Callable[[list[Chunk]], Awaitable[list[Extraction]]]
 #: Texts per embedding call: about half a second of the default model on two cores, so an
 #: interrupt waits at most that long for the call in flight.
 EMBED_GROUP = 64
-#: Chunks per write: one Chroma upsert and one SQLite transaction each.
-WRITE_BATCH = 512
+#: Chunks per write: one Chroma add and one SQLite transaction each. Large enough to write
+#: in bulk, small enough that an interrupt writes the chunks embedded so far well within a
+#: second.
+WRITE_BATCH = 256
 
 
 @dataclass(frozen=True)
