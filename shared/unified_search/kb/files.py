@@ -179,6 +179,9 @@ def walk(
             _walk_folder(root, found, recursive=recursive, exclude=exclude, hidden=hidden)
         else:
             found.files.append(SourceFile(root, root.name))
+    # A file under two of the paths (``docs`` and ``docs/guides``) is read once, under the first.
+    unique = {str(f.path): f for f in reversed(found.files)}
+    found.files = [f for f in found.files if unique[str(f.path)] is f]
     return found
 
 

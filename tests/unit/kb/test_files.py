@@ -288,3 +288,10 @@ def test_a_file_named_alone_is_named_by_its_file_name(tmp_path: Path) -> None:
     assert doc.id == "install.md"
     longer = list(SourceFile(folder / "guides" / "install.md", "install.md").names())
     assert longer[:3] == ["install.md", "guides/install.md", "docs/guides/install.md"]
+
+
+def test_a_file_under_two_given_paths_is_read_once(tmp_path: Path) -> None:
+    folder = make_tree(tmp_path)
+    found = walk([folder, folder / "guides", folder / "guides" / "install.md"])
+    assert [f.name for f in found.files].count("guides/install.md") == 1
+    assert "install.md" not in [f.name for f in found.files]
