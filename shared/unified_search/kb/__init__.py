@@ -26,7 +26,16 @@ _EXPORTS: dict[str, str] = {
     "SkippedFile": "unified_search.kb.files",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Consistency",
+    "DirectoryReader",
+    "DocumentInfo",
+    "IndexOptions",
+    "IndexReport",
+    "IngestProgress",
+    "Removed",
+    "SkippedFile",
+]
 
 
 def __getattr__(name: str) -> Any:

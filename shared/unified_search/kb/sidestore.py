@@ -203,18 +203,21 @@ class SideStore:
 
     def files_under(self, root: str) -> dict[str, tuple[str, str]]:
         """``path -> (name, digest)`` of the indexed files at or under the folder ``root``."""
-        sql = "SELECT path, name, digest FROM files WHERE path = ? OR substr(path, 1, ?) = ?"
-        under = root.rstrip("/") + "/"
-        with self._lock:
-            rows = self._db.execute(sql, (root, len(under), under)).fetchall()
-        return {row[0]: (row[1], row[2]) for row in rows}
+        return self._files_at("path", root)
 
     def files_named(self, name: str) -> dict[str, tuple[str, str]]:
         """``path -> (name, digest)`` of the files named ``name`` or inside the folder ``name``."""
-        sql = "SELECT path, name, digest FROM files WHERE name = ? OR substr(name, 1, ?) = ?"
-        under = name.rstrip("/") + "/"
+        return self._files_at("name", name)
+
+    def _files_at(self, column: str, value: str) -> dict[str, tuple[str, str]]:
+        """Files whose ``column`` (``path`` or ``name``) is ``value`` or lies under it."""
+        sql = {  # the two statements spelt out: the column is never formatted into SQL
+            "path": "SELECT path, name, digest FROM files WHERE path = ? OR substr(path, 1, ?) = ?",
+            "name": "SELECT path, name, digest FROM files WHERE name = ? OR substr(name, 1, ?) = ?",
+        }[column]
+        under = value.rstrip("/") + "/"
         with self._lock:
-            rows = self._db.execute(sql, (name, len(under), under)).fetchall()
+            rows = self._db.execute(sql, (value, len(under), under)).fetchall()
         return {row[0]: (row[1], row[2]) for row in rows}
 
     def name_owners(self, names: Iterable[str]) -> dict[str, str]:

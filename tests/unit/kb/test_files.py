@@ -79,36 +79,13 @@ def test_html_title_then_first_h1_and_main_text_only() -> None:
     assert titled.title == "T & C"
 
 
-def pdf_bytes(title: str | None, text: str) -> bytes:
-    pypdf = pytest.importorskip("pypdf", reason="the pdf extra is not installed")
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-    writer = pypdf.PdfWriter()
-    page = writer.add_blank_page(width=300, height=300)
-    font = DictionaryObject(
-        {
-            NameObject("/Type"): NameObject("/Font"),
-            NameObject("/Subtype"): NameObject("/Type1"),
-            NameObject("/BaseFont"): NameObject("/Helvetica"),
-        }
-    )
-    page[NameObject("/Resources")] = DictionaryObject(
-        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
-    )
-    stream = DecodedStreamObject()
-    stream.set_data(f"BT /F1 12 Tf 20 200 Td ({text}) Tj ET".encode())
-    page[NameObject("/Contents")] = writer._add_object(stream)
-    if title:
-        writer.add_metadata({"/Title": title})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "kb"
 
 
 def test_pdf_text_and_metadata_title() -> None:
-    [parsed] = readers.read_pdf(pdf_bytes("Annual report", "Revenue grew"), "fallback")
+    [parsed] = readers.read_pdf((FIXTURES / "report.pdf").read_bytes(), "fallback")
     assert parsed.title == "Annual report" and "Revenue grew" in parsed.text
-    [untitled] = readers.read_pdf(pdf_bytes(None, "Hello"), "file name")
+    [untitled] = readers.read_pdf((FIXTURES / "untitled.pdf").read_bytes(), "file name")
     assert untitled.title == "file name"
     with pytest.raises(Unreadable, match="not a readable PDF"):
         readers.read_pdf(b"%PDF-1.4 broken", "x")
@@ -295,3 +272,12 @@ def test_a_file_under_two_given_paths_is_read_once(tmp_path: Path) -> None:
     found = walk([folder, folder / "guides", folder / "guides" / "install.md"])
     assert [f.name for f in found.files].count("guides/install.md") == 1
     assert "install.md" not in [f.name for f in found.files]
+
+
+def test_the_kb_package_exports_its_ingestion_api() -> None:
+    import unified_search.kb as kb
+
+    assert kb.__all__ == sorted(kb.__all__)
+    assert all(getattr(kb, name).__name__ == name for name in kb.__all__)
+    with pytest.raises(AttributeError):
+        kb.nothing  # noqa: B018
