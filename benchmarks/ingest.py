@@ -119,7 +119,10 @@ def pdf(title: str, text: str) -> bytes:
     page[NameObject("/Resources")] = DictionaryObject(
         {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
     )
-    lines = [text[i : i + 90] for i in range(0, len(text), 90)]
+    lines = [
+        text[i : i + 90].replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        for i in range(0, len(text), 90)
+    ]
     ops = " ".join(f"({line}) Tj T*" for line in lines)
     stream = DecodedStreamObject()
     stream.set_data(f"BT /F1 10 Tf 12 TL 20 780 Td {ops} ET".encode())
