@@ -39,6 +39,9 @@ from pathlib import Path
 from typing import Any
 
 QUERY = "how do I return opened headphones"
+#: The 200 MB file is left out for the peers: their text loaders read it whole and split it
+#: into some 100,000 chunks of NUL characters, which would take the benchmark hours.
+HUGE_GLOB = "**/huge.txt"
 SENTENCES: list[str] = []
 
 
@@ -229,7 +232,9 @@ def run_llamaindex(folder: Path, work: Path, embed: Any) -> dict[str, Any]:
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
     Settings.llm = None
-    docs = SimpleDirectoryReader(str(folder), recursive=True, raise_on_error=False).load_data()
+    docs = SimpleDirectoryReader(
+        str(folder), recursive=True, raise_on_error=False, exclude=[HUGE_GLOB]
+    ).load_data()
     nodes = SentenceSplitter(chunk_size=512, chunk_overlap=64).get_nodes_from_documents(docs)
     client = chromadb.PersistentClient(path=str(work / "llamaindex"), settings=_settings())
     store = ChromaVectorStore(chroma_collection=client.get_or_create_collection("bench"))
