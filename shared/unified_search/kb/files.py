@@ -149,6 +149,8 @@ class Walk:
     skipped: list[SkippedFile] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
     """The resolved folders (and single files) that were walked."""
+    unlisted: list[Path] = field(default_factory=list)
+    """Folders that could not be listed: what is indexed under them is not known to be gone."""
 
 
 def walk(
@@ -215,6 +217,7 @@ def _walk_folder(
 
 def _unlistable(root: Path, error: OSError, found: Walk) -> None:
     where = Path(error.filename or root)
+    found.unlisted.append(where)
     relative = where.relative_to(root).as_posix() if where != root else root.name
     found.skipped.append(SkippedFile(relative + "/", (error.strerror or str(error)).lower()))
 

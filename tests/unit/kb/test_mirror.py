@@ -183,3 +183,22 @@ async def test_a_200_mb_file_and_a_symlink_loop_are_skipped_the_rest_indexed(
         ("loop", "symbolic link loop"),
     }
     assert report.changed == 3
+
+
+async def test_a_folder_that_cannot_be_listed_keeps_what_is_indexed_from_it(
+    kb: KBHandler, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = write(tmp_path / "docs", FILES)
+    await kb.aindex_paths("help", [docs])
+    real = os.scandir
+
+    def scandir(path: Any) -> Any:  # root lists any folder whatever its mode bits say
+        if str(path).endswith("guides"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    report = await kb.aindex_paths("help", [docs])
+    assert ("guides/", "permission denied") in {(s.path, s.reason) for s in report.skipped}
+    assert report.removed == 0
+    assert "guides/search.md" in {d.id for d in await kb.alist_documents("help")}
