@@ -97,9 +97,7 @@ class _Run:
 
     @property
     def gone(self) -> list[str]:
-        """Indexed files no longer found under their folder (a folder that could not be
-        listed keeps what is indexed from it).
-        """
+        """Indexed files no longer found (what a folder that could not be listed holds stays)."""
         present = {str(f.path) for f in self.found.files}
         hidden = [f"{folder}/" for folder in self.found.unlisted]
         return sorted(p for p in set(self.known) - present if not p.startswith(tuple(hidden)))
