@@ -119,14 +119,14 @@ class DenseFusion:
         self.dense = EmbeddingReranker(embed)
         self.fuse = fuse
 
-    async def rerank(self, query: str, items: list[ResultItem]) -> list[ResultItem]:
-        dense = await self.dense.rerank(query, items)
+    async def arerank(self, query: str, items: list[ResultItem]) -> list[ResultItem]:
+        dense = await self.dense.arerank(query, items)
         dense = [i.model_copy(update={"score": i.metadata["rerank_score"]}) for i in dense]
         return list(await self.fuse([list(items), dense], items))
 
 
 def ours_rrf(lists: list[list[ResultItem]], items: list[ResultItem]) -> Any:
-    return RRFReranker().rerank("", items, lists=lists)
+    return RRFReranker().arerank("", items, lists=lists)
 
 
 async def llama_index_rrf(
@@ -160,7 +160,7 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
     """Name → async (query, candidates) → ranked list; None when not available."""
 
     def wrap(reranker: Reranker) -> Callable[[str, list[ResultItem]], Any]:
-        return lambda query, items: reranker.rerank(query, items)
+        return lambda query, items: reranker.arerank(query, items)
 
     cross: Any = None
     if cross_model and importlib.util.find_spec("sentence_transformers"):

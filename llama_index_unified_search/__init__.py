@@ -30,12 +30,14 @@ from llama_index_unified_search.nodes import (  # noqa: E402
 from llama_index_unified_search.postprocessor import UnifiedRerankPostprocessor  # noqa: E402
 from llama_index_unified_search.prompts import citation_qa_template, citation_refine_template  # noqa: E402
 from llama_index_unified_search.retriever import UnifiedSearchRetriever  # noqa: E402
+from llama_index_unified_search.search_mode import SearchMode, search_mode  # noqa: E402
 from llama_index_unified_search.tools import UnifiedSearchToolSpec  # noqa: E402
 from unified_search import __version__  # noqa: E402
 
 __all__ = [
     "ReferenceNode",
     "ResolvedCitations",
+    "SearchMode",
     "SearchTraceCollector",
     "UnifiedRerankPostprocessor",
     "UnifiedSearchCompleteEvent",
@@ -55,4 +57,5 @@ __all__ = [
     "item_to_node",
     "node_to_item",
     "resolve_citations",
+    "search_mode",
 ]

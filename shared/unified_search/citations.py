@@ -9,6 +9,7 @@ persists it in a record store.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -17,7 +18,14 @@ from dataclasses import dataclass, field
 
 from unified_search.config import CitationConfig
 from unified_search.tokens import count_tokens, truncate_tokens
-from unified_search.types import Reference, ReferenceContext, ResultItem, Source, citation_id
+from unified_search.types import (
+    Reference,
+    ReferenceContext,
+    ResultItem,
+    Source,
+    citation_id,
+    citation_index,
+)
 
 # XML 1.0 forbids most control characters even when escaped; they are dropped.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -117,6 +125,62 @@ class CitationRegistry:
             while len(self._allocators) > self._capacity:
                 self._allocators.popitem(last=False)
             return allocator
+
+
+def cite_together(items: Iterable[ResultItem]) -> list[ResultItem]:
+    """Give items gathered from several places citation IDs that are unique among them.
+
+    Items may come from different searches, scopes or loaders (an ensemble of
+    retrievers, a user's documents next to search results). An item keeps its
+    citation ID unless an earlier, different item holds it, so IDs a search
+    handed out still resolve in the record store; the others, and items without
+    an ID, are numbered after the highest ID in use, in the order given. The same
+    item given twice gets the same ID. Nothing is dropped.
+
+    Example:
+        >>> a = ResultItem(type="kb", document_id="a", citation_id="ref_001")
+        >>> b = ResultItem(type="kb", document_id="b", citation_id="ref_001")
+        >>> [item.citation_id for item in cite_together([a, b, ResultItem(type="kb", content="c")])]
+        ['ref_001', 'ref_002', 'ref_003']
+    """
+    listed = [(_identity(item), item) for item in items]
+    first: dict[str, ResultItem] = {}
+    for key, item in listed:
+        first.setdefault(key, item)
+    holders: dict[str, str] = {}
+    for key, item in first.items():
+        if item.citation_id is not None and _valid_id(item.citation_id):
+            holders.setdefault(item.citation_id, key)
+    last = max((citation_index(cid) for cid in holders), default=0)
+    ids: dict[str, str] = {}
+    for key, item in first.items():
+        if item.citation_id is not None and holders.get(item.citation_id) == key:
+            ids[key] = item.citation_id
+        else:
+            last += 1
+            ids[key] = citation_id(last)
+    return [
+        item if item.citation_id == ids[key] else item.model_copy(update={"citation_id": ids[key]})
+        for key, item in listed
+    ]
+
+
+def _identity(item: ResultItem) -> str:
+    """What makes two given items the same: their key, and their metadata when they have no ID.
+
+    Two loader documents with the same text but different sources stay two references.
+    """
+    if item.url or item.document_id or item.record_id is not None:
+        return item.key
+    return item.key + json.dumps(item.metadata, sort_keys=True, default=repr)
+
+
+def _valid_id(cid: str) -> bool:
+    try:
+        citation_index(cid)
+    except ValueError:
+        return False
+    return True
 
 
 def escape_text(text: str) -> str:

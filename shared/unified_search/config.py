@@ -79,11 +79,13 @@ class Uses(Section):
     """Which implementation does each job: ``builtin``, an agent name, or ``mcp:<server>.<tool>``."""
 
     search: str = "builtin"
-    """``disabled`` turns automatic search off."""
+    """Automatic (``source: auto``) searches: ``builtin`` sources, ``disabled`` (off), or an agent
+    or MCP tool that runs the whole automatic search (``unified_search.delegated_search``)."""
     web: str = "builtin"
     """Web search: the builtin providers, an agent that plans its own searches, or an MCP tool."""
-    keyword: str | None = None
-    """Keyword extraction for web queries; ``None`` sends the query as typed."""
+    keyword: str | None = "builtin"
+    """Keyword extraction for the web queries of the searches in ``keyword.sources`` (automatic
+    ones by default); ``None`` sends every query as typed."""
     querydsl: str = "builtin"
     """Natural language to query DSL for database search."""
     rerank: str = "weighted"

@@ -46,19 +46,20 @@ class SearchHandler(Protocol):
 
     Raise ``SearchError`` (or let any exception escape) on failure: the engine
     turns it into ``SearchResult.error`` and the other requests go on. Return a
-    result with ``failures`` when only part of the work failed. ``search`` is the
+    result with ``failures`` when only part of the work failed. ``asearch`` is the
     engine's hook (async, called by the Searcher); callers search through
     ``Searcher.asearch`` / ``search`` or ``SearchSession``. A web handler may also
-    offer ``async retrieve(url, ctx)``, which ``Searcher.aretrieve`` uses.
+    offer ``async aretrieve(url, ctx)``, which ``Searcher.aretrieve`` uses. Async
+    methods are named ``a`` + name everywhere, as in LangChain and LlamaIndex.
 
     Example:
         >>> class Echo:
-        ...     async def search(self, request, ctx):
+        ...     async def asearch(self, request, ctx):
         ...         item = ResultItem(type=request.type, title=request.query)
         ...         return SearchResult(type=request.type, query=request.query, items=[item])
     """
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search and return items for ``request``."""
         ...
 

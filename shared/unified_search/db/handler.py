@@ -110,7 +110,7 @@ class DBHandler:
         """Build the handler; engines open lazily, per URL, on first search."""
         return cls()
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search the models the request may see and return their rows (or figures) as items."""
         config = ctx.config
         check_question(request.query)

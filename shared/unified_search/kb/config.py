@@ -101,9 +101,12 @@ class KBConfig(Section):
 
     collections: list[str] = Field(default_factory=list)
     """Collections searched when a request names none."""
-    threshold: float = Field(default=0.7, ge=0.0, le=1.0)
-    """Minimum cosine similarity (0..1) of a dense-only match; hybrid results also keep
-    chunks the lexical index ranks high."""
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Lowest final score (0..1) an item may have, lexical matches included: a hard floor.
+    When set it replaces ``min_similarity``; ``None``: no floor."""
+    min_similarity: float = Field(default=0.7, ge=0.0, le=1.0)
+    """Minimum cosine similarity (0..1) of a dense-only match when no ``threshold`` is set;
+    chunks sharing terms with the query are kept below it, as lexical evidence."""
     max_results: int = Field(default=10, ge=1, le=100)
     """Chunks returned per request when it sets no ``limit``."""
     group_by_document: bool = False

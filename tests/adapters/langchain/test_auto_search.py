@@ -118,14 +118,16 @@ def test_user_documents_at_the_threshold_skip_the_search(sources):
 
 
 def test_user_documents_below_the_threshold_come_first(sources):
+    """Found references keep the IDs the search stored; the user's own are numbered after them."""
     docs = [Document(page_content="user doc")]
     searcher = sources.searcher({"options": {"skip_threshold": 3}})
     state = AutoSearch(searcher=searcher, types=["kb"], k=2).invoke(
         {"messages": conversation(), "documents": docs}
     )
     refs = state["context"].references
-    assert [r.id for r in refs] == ["ref_001", "ref_002", "ref_003"]
+    assert [r.id for r in refs] == ["ref_003", "ref_001", "ref_002"]
     assert [r.source for r in refs] == ["user", "auto", "auto"]
+    assert [r.id for r in state["response"].context.references] == ["ref_001", "ref_002"]
 
 
 def test_no_user_message_means_no_search(sources):
