@@ -210,7 +210,7 @@ async def test_long_documents_return_several_chunks_or_one_when_grouped(
     assert [i.document_id for i in result.items] == ["long"] * 5  # top_n counts chunks
     assert len({i.metadata["chunk_id"] for i in result.items}) == 5
     assert result.items[0].url == "https://example.org/ice"
-    grouped = await kb.search(
+    grouped = await kb.asearch(
         req("glaciers ice sheets", limit=5, options={"group_by_document": True}),
         SearchContext(config=config, request_id="r"),
     )

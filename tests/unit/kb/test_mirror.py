@@ -80,7 +80,7 @@ async def test_names_are_relative_and_equal_names_from_two_folders_both_stay(
     # indexed alone, a file keeps the name it was first indexed under
     again = await kb.aindex_paths("help", [one / "README.md"])
     assert again.unchanged == 1
-    result = await kb.search(
+    result = await kb.asearch(
         SearchRequest(query="glaciers", type="kb", collections=["help"], threshold=0.0), ctx
     )
     for item in result.items:
