@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from unified_search.response import SearchResponse
     from unified_search.searcher import Ranked, RunOptions, Searcher
     from unified_search.session import RunIds, SearchOptions, SearchSession, ToolAnswer
+    from unified_search.steps import StepName
     from unified_search.store import SearchRecord, SearchStore
     from unified_search.tools import ToolLimits, ToolSpec, tool_specs
     from unified_search.types import (
@@ -85,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "Searcher": "unified_search.searcher",
     "Secret": "unified_search.auth",
     "Source": "unified_search.types",
+    "StepName": "unified_search.steps",
     "ToolAnswer": "unified_search.session",
     "ToolLimits": "unified_search.tools",
     "ToolSpec": "unified_search.tools",
@@ -142,6 +144,7 @@ __all__ = [
     "Searcher",
     "Secret",
     "Source",
+    "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",

@@ -16,6 +16,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from unified_search._section import Section
+from unified_search.citation_format import check_format
 from unified_search.db.config import DBConfig, QueryDSLConfig
 from unified_search.errors import ConfigurationError
 from unified_search.kb.config import KBConfig
@@ -33,7 +34,7 @@ class CitationConfig(Section):
     """How references are cited and packed for a model."""
 
     format: str = "#ref:{id}"
-    """How a citation is written in an answer; ``{id}`` becomes ``ref_001``."""
+    """How a citation is written in an answer, from the reference's ``{id}`` (``ref_001``), ``{index}`` (``1``), ``{type}``, ``{title}`` and ``{url}`` (``#ref:<id>`` without one); it must use ``{id}``, ``{index}`` or ``{url}``."""
     custom_prompt: str | None = None
     """Replaces the built-in citation instruction; ``{format}`` and ``{example}`` are filled in."""
     auto_inject_prompt: bool = True
@@ -43,10 +44,8 @@ class CitationConfig(Section):
 
     @field_validator("format")
     @classmethod
-    def _format_has_id(cls, value: str) -> str:
-        if value.count("{id}") != 1:
-            raise ValueError("format must contain {id} exactly once")
-        return value
+    def _known_fields(cls, value: str) -> str:
+        return check_format(value)
 
 
 class Weights(Section):

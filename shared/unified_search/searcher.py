@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -20,7 +21,7 @@ from unified_search.config import SearchConfig, Weights
 from unified_search.delegated_search import delegating
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
-from unified_search.events import EventBus, EventSink, Trace
+from unified_search.events import EventBus, EventSink, LogLevel
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
 from unified_search.merge import merge, weighted_items
 from unified_search.numbering import Numbered, Numbering
@@ -28,6 +29,8 @@ from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
 from unified_search.response import SearchResponse
+from unified_search.steps import StepName
+from unified_search.trace import Trace
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType, Source
 
 logger = logging.getLogger(__name__)
@@ -258,7 +261,7 @@ class Searcher(Closable):
         # Attachments come first, so a tie in the ranking goes to what the user gave.
         question = batch[0].query
         batch, results = [*attached, *batch], [*read, *searched]
-        ranked = await self._rank(question, results, reranker, keep, config)
+        ranked = await self._rank(question, results, reranker, keep, config, trace)
         numbered = await self.numbering.anumber(request_id, ranked)
         items = numbered.items
         response = SearchResponse(
@@ -271,6 +274,7 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
+        await trace.results(response.references)
         persisted = await self._keep(response, numbered, config, trace)
         await trace.finish(
             len(items),
@@ -305,10 +309,13 @@ class Searcher(Closable):
                     metadata={"skipped": skip},
                 )
 
-            async def log(level: Any, message: str) -> None:
-                await trace.item_log(node, level, message)
+            async def log(
+                level: LogLevel, message: str, data: Mapping[str, Any] | None = None
+            ) -> None:
+                await trace.item_log(node, level, message, data)
 
-            return await self._run_one(request, replace(base, log=log), trace, node, fetch)
+            ctx = replace(base, log=log, step=functools.partial(trace.step, node))
+            return await self._run_one(request, ctx, trace, node, fetch)
 
         return run
 
@@ -359,14 +366,21 @@ class Searcher(Closable):
         reranker: Reranker,
         top_n: int,
         config: SearchConfig,
+        trace: Trace,
     ) -> list[ResultItem]:
         candidates = merge(results, config.weights)
         if not candidates:
             return []
         # Per-request lists (already weighed on arrival) for rank-fusing rerankers.
         lists = [r.items for r in results if r is not None and r.items]
-        # get_reranker wraps every reranker that can fail in the weighted fallback.
-        return await reranker.arerank(query, candidates, top_n=top_n, lists=lists)
+        step = trace.step(
+            trace.root.id, StepName.RERANK, reranker=reranker.name, candidates=len(candidates)
+        )
+        async with step:
+            # get_reranker wraps every reranker that can fail in the weighted fallback.
+            ranked = await reranker.arerank(query, candidates, top_n=top_n, lists=lists)
+            step.output["result_count"] = len(ranked)
+        return ranked
 
     async def _keep(
         self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace

@@ -315,7 +315,7 @@ def tool_text(response: SearchResponse, citation: CitationConfig) -> str:
     count = len(response.references)
     header = (
         f"Found {count} result(s) for {query!r}. Cite a result right after the statement it "
-        f"supports, as {citation_example(citation, response.references[0].id)}; cite only these ids."
+        f"supports, as {citation_example(citation, response.references[0])}; cite only these ids."
     )
     if not extras:
         return f"{header}{failed}\n\n{response.context.xml}"

@@ -137,7 +137,9 @@ async def test_langgraph_custom_stream_shows_search_events(kit, use_async: bool)
     assert names.count("search_item_complete") == 2 and "search_complete" in names
     assert {c["request_id"] for c in chunks} == {"t-1"}
     assert len({c["search_id"] for c in chunks}) == 1
-    assert chunks[-1]["message"] == "Found 4 references"
+    assert chunks[-1]["message"] == "Found 4 references" and chunks[-1]["done"]
+    assert names.count("search_result") == 4
+    assert "search_step_complete" in names
 
 
 async def test_agent_tools_stream_custom_events_and_stream_events(kit):
@@ -151,7 +153,9 @@ async def test_agent_tools_stream_custom_events_and_stream_events(kit):
             stream_mode="custom",
         )
     ]
-    assert [c["message"] for c in chunks if c["name"] == "search_progress"].count("Searching…") == 3
+    progress = [(c["message"], c["done"]) for c in chunks if c["name"] == "search_progress"]
+    assert progress.count(("Searching...", False)) == 3
+    assert sum(done for _, done in progress) == 3
     assert {c["request_id"] for c in chunks} == {"t"}
     retriever = UnifiedSearchRetriever(searcher=kit.searcher(), types=["kb"])
     events = [

@@ -45,6 +45,7 @@ from unified_search.kb.store import (
     make_client,
     open_collection,
 )
+from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 
@@ -187,14 +188,15 @@ class KBHandler(KBAdmin):
             where=where,
             limit=limit,
             threshold=threshold,
+            step=ctx.step,
         )
         if len(colls) == 1:
             # One collection: embed and search in one worker-thread trip (latency matters).
             pieces, found = await asyncio.to_thread(
-                self._embed_and_search, request.query, colls[0], search
+                self._embed_and_search, request.query, colls[0], search, ctx.step
             )
         else:
-            vector, pieces = await asyncio.to_thread(self._embed_query, request.query)
+            vector, pieces = await asyncio.to_thread(self._embed_query, request.query, ctx.step)
             found = await asyncio.gather(
                 *(asyncio.to_thread(search, c, vector) for c in colls), return_exceptions=True
             )
@@ -206,7 +208,8 @@ class KBHandler(KBAdmin):
             )
         graph = Association()
         if request.graph:
-            graph, extra = await self._graph(request, colls, kb)
+            async with ctx.step(StepName.GRAPH_SEARCH):
+                graph, extra = await self._graph(request, colls, kb)
             found = [*found, extra]
         group = bool(request.options.get("group_by_document", kb.group_by_document))
         result = _result(request, names, found, graph, limit, self.embedding.name, group)
@@ -226,20 +229,22 @@ class KBHandler(KBAdmin):
         return names
 
     def _embed_and_search(
-        self, query: str, coll: KBCollection, search: Any
+        self, query: str, coll: KBCollection, search: Any, step: StepFn
     ) -> tuple[int, list[list[Hit] | BaseException]]:
-        vector, pieces = self._embed_query(query)
+        vector, pieces = self._embed_query(query, step)
         try:
             return pieces, [search(coll, vector)]
         except Exception as exc:  # recorded like a failure of one collection among several
             return pieces, [exc]
 
-    def _embed_query(self, query: str) -> tuple[list[float], int]:
+    def _embed_query(self, query: str, step: StepFn) -> tuple[list[float], int]:
         """The query vector, and its word-piece count when the model's window cuts it (else 0)."""
         window = getattr(self.embedding, "max_tokens", None)
         count = getattr(self.embedding, "token_count", None)
         pieces = count(query) if window and count else 0
-        return self.embedding([query])[0], pieces if window and pieces > window else 0
+        with step(StepName.EMBEDDING, model=self.embedding.name):
+            vector = self.embedding([query])[0]
+        return vector, pieces if window and pieces > window else 0
 
     async def _graph(
         self, request: SearchRequest, colls: list[KBCollection], kb: KBConfig
@@ -280,9 +285,12 @@ def _search_one(
     where: dict[str, Any] | None,
     limit: int,
     threshold: float,
+    step: StepFn,
 ) -> list[Hit]:
-    lexical = coll.lexical(terms, config, where)
-    dense = coll.dense(vector, config.candidates, where, config)
+    with step(StepName.LEXICAL_SEARCH, collection=coll.name):
+        lexical = coll.lexical(terms, config, where)
+    with step(StepName.VECTOR_SEARCH, collection=coll.name):
+        dense = coll.dense(vector, config.candidates, where, config)
     # Spares for ``group_by_document``, which keeps one chunk per document.
     return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
 

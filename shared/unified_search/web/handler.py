@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -208,8 +208,9 @@ class WebHandler:
         rate = ctx.config.web.provider_settings(provider.name).requests_per_second
         max_chars = ctx.config.web.reader.max_chars
 
-        async def log(level: Any, message: str) -> None:
-            await ctx.log(level, f"{provider.name}: {message}")
+        async def log(level: Any, message: str, data: Mapping[str, Any] | None = None) -> None:
+            text = f"{provider.name}: {message}"
+            await (ctx.log(level, text) if data is None else ctx.log(level, text, data))
 
         async def fetch() -> ProviderAnswer:
             await log("info", "searching")

@@ -8,6 +8,7 @@ or a model typed is sent as typed.
 from __future__ import annotations
 
 from unified_search.handler import SearchContext
+from unified_search.steps import StepName
 from unified_search.types import SearchRequest
 
 
@@ -23,7 +24,8 @@ async def search_keywords(request: SearchRequest, ctx: SearchContext) -> list[st
     from unified_search.nlp.keywords import keywords_for  # query understanding loads on demand
 
     try:
-        words = await keywords_for(request.query, ctx.config, ctx.delegates)
+        async with ctx.step(StepName.KEYWORD_EXTRACTION, uses=ctx.config.uses.keyword):
+            words = await keywords_for(request.query, ctx.config, ctx.delegates)
     except Exception as exc:  # keywords are an optimisation; the raw query still works
         await ctx.log("warn", f"keyword extraction failed ({type(exc).__name__}); using the query")
         return []

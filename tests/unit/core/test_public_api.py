@@ -45,6 +45,7 @@ EXPECTED = [
     "Searcher",
     "Secret",
     "Source",
+    "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",

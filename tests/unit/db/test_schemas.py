@@ -105,10 +105,10 @@ async def test_a_table_in_an_unlisted_schema_is_named_in_the_refusal(
     with pytest.raises(SearchError) as info:
         await handler.asearch(request("orders", models=["orders"]), make_ctx(postgres_url))
     assert info.value.code is ErrorCode.INVALID_QUERY
-    assert (
-        f"'{sales_schema}.orders' exists: add '{sales_schema}' to db.schemas and name it so"
-        in info.value.message
-    )
+    # Other schemas of the shared server may hold an ``orders`` table too: each is named.
+    found, _, hint = info.value.message.partition(" exists: add ")
+    assert f"'{sales_schema}.orders'" in found
+    assert f"'{sales_schema}'" in hint and hint.endswith(" to db.schemas and name it so")
 
 
 @pytest.mark.postgres

@@ -63,14 +63,14 @@ async def test_factual_query_prefers_keyword_coverage_over_recency() -> None:
 
 
 async def test_hand_checked_score() -> None:
-    """Factual weights 0.6/0.1/0.3; 'vector' found (df 1), 'database' not (df 0); undated; unknown domain."""
+    """Factual weights 0.4/0.1/0.5; 'vector' found (df 1), 'database' not (df 0); undated; unknown domain."""
     item = web("https://unknown.example/x", "vector basics")
     ranked = await reranker().arerank("what is a vector database", [item])
     found, missing = math.log(1 + 1 / 2), math.log(1 + 1 / 1)
     keyword = found / (found + missing)
     assert ranked[0].metadata["rerank_signals"]["keyword"] == pytest.approx(keyword, abs=1e-6)
     assert ranked[0].metadata["rerank_score"] == pytest.approx(
-        0.6 * keyword + 0.1 * 0.5 + 0.3 * 0.4
+        0.4 * keyword + 0.1 * 0.5 + 0.5 * 0.4
     )
 
 
