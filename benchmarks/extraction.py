@@ -35,8 +35,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from unified_search.html_text import html_to_text, main_text
 from unified_search.web.extract import extract, has_trafilatura
-from unified_search.web.html_text import html_to_text, main_text
 
 Extractor = Callable[[str], str]
 _SPACE = re.compile(r"\s+")

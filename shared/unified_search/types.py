@@ -160,7 +160,8 @@ class ResultItem(_Model):
         if self.type is SearchType.WEB and self.url:
             return "web:" + canonical_url(self.url)
         if self.type is SearchType.KB and self.document_id:
-            return f"kb:{self.collection or ''}:{self.document_id}"
+            chunk = self.metadata.get("chunk_id")
+            return f"kb:{self.collection or ''}:{self.document_id}" + (f"#{chunk}" if chunk else "")
         if self.type is SearchType.DB and self.record_id is not None:
             return f"db:{self.model or ''}:{self.record_id}"
         digest = hashlib.sha256(f"{self.title}\n{self.content}".encode()).hexdigest()[:32]

@@ -93,7 +93,7 @@ def test_config_redacts_secrets_and_names_key_variables(cli: Cli, tmp_path: Path
     assert shown["web"]["tavily"]["api_key_env"] == "TAVILY_API_KEY"
     assert shown["web"]["providers"] == ["tavily"]  # a key in the environment enables its provider
     assert shown["mcp"]["tools"]["env"] == {}
-    assert Path(shown["kb"]["data_dir"]).parent.name == "home"  # embedded Chroma in the data folder
+    assert shown["kb"]["data_dir"] is None  # kb/ in the data folder ($UNIFIED_SEARCH_HOME)
 
 
 def test_flags_beat_the_environment(cli: Cli, shop_db: str, tmp_path: Path) -> None:

@@ -1,8 +1,7 @@
-"""``unified-search index``: file types, skipped files, idempotent re-indexing, then search."""
+"""``unified-search index`` and ``kb``: every file read or reported, a mirrored folder, then search."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections.abc import Callable
@@ -10,93 +9,114 @@ from pathlib import Path
 from typing import Any
 
 Cli = Callable[..., Any]
-HAS_PYPDF = importlib.util.find_spec("pypdf") is not None
 
 
 def make_corpus(root: Path) -> Path:
     docs = root / "docs"
     (docs / "nested").mkdir(parents=True)
     (docs / "returns.md").write_text(
-        "# Returns\n\nOpened earbuds can only be returned if faulty.\n"
+        "---\ntitle: Returns policy\n---\n# Returns\n\nOpened earbuds can only be returned if faulty.\n"
     )
     (docs / "nested" / "shipping.txt").write_text("Standard shipping takes three to five days.\n")
     (docs / "nested" / "bulb.html").write_text(
         "<html><head><title>Bulb reset</title><script>alert('x')</script></head>"
         "<body><p>Switch the bulb off and on five times to reset it.</p></body></html>"
     )
+    (docs / "warranty.rst").write_text("Warranty\n========\n\nTwo years on every product.\n")
+    (docs / "CHANGELOG").write_text("Version 2 adds gift wrapping.\n")
     (docs / "faq.jsonl").write_text(
         json.dumps({"id": "faq-1", "title": "Gift cards", "text": "Gift cards last three years."})
         + "\nnot json at all\n"
-        + json.dumps({"title": "no text field"})
-        + "\n"
     )
     (docs / "latin1.txt").write_bytes("caf\xe9 cr\xe8me".encode("latin-1"))
-    (docs / "notes.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
-    (docs / "image.png").write_bytes(b"\x89PNG")  # unknown types inside folders are ignored
+    (docs / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (docs / "core").write_bytes(b"\x7fELF\x00\x00binary")
     return docs
 
 
-def counts(line: str) -> dict[str, int]:
-    found = re.search(r"(\d+) added or changed, (\d+) unchanged, (\d+) skipped", line)
-    assert found, line
-    added, unchanged, skipped = map(int, found.groups())
-    return {"added": added, "unchanged": unchanged, "skipped": skipped}
+def summary(out: str) -> dict[str, int]:
+    found = re.search(
+        r"(\d+) files \((\d+) new or changed, (\d+) unchanged, (\d+) removed\), (\d+) skipped", out
+    )
+    assert found, out
+    keys = ("files", "changed", "unchanged", "removed", "skipped")
+    return dict(zip(keys, map(int, found.groups()), strict=True))
 
 
-def test_index_skips_bad_files_counts_them_and_reindexes_idempotently(
+def test_index_reports_every_file_mirrors_the_folder_and_searches_relative_names(
     cli: Cli, tmp_path: Path
 ) -> None:
     docs = make_corpus(tmp_path)
-    missing = tmp_path / "missing.md"
-    first = cli("index", str(docs), str(missing), "--collection", "help")
+    first = cli("index", str(docs), str(tmp_path / "missing.md"), "--collection", "help")
     assert first.code == 1, first.err  # something was skipped: partial
-    # returns.md, shipping.txt, bulb.html, faq-1 from the JSON Lines file
-    assert counts(first.out) == {"added": 4, "unchanged": 0, "skipped": 5}
-    warnings = [line for line in first.err.splitlines() if line.startswith("warning: skipped")]
-    assert len(warnings) == 5, first.err
-    assert any("missing.md: no such file or folder" in w for w in warnings)
-    assert any("latin1.txt: not UTF-8 text" in w for w in warnings)
-    assert any("faq.jsonl#2: not JSON" in w for w in warnings)
-    assert any('faq.jsonl#3: needs a "text" string field' in w for w in warnings)
-    pdf = [w for w in warnings if "notes.pdf" in w]
-    expected = "PDF needs pypdf" if not HAS_PYPDF else "not a readable PDF"
-    assert len(pdf) == 1 and expected in pdf[0]
+    assert summary(first.out) == {
+        "files": 9, "changed": 6, "unchanged": 0, "removed": 0, "skipped": 5
+    }  # fmt: skip
+    for line in (
+        "missing.md: no such file or folder",
+        "latin1.txt: not UTF-8 text (byte 0xe9 at offset 3)",
+        "faq.jsonl#2: not JSON",
+        "image.png: unsupported file type .png",
+        "core: binary content",
+    ):
+        assert line in first.out, first.out
+    assert str(docs) not in first.out  # files are named relative to the indexed folder
 
-    again = cli("index", str(docs), "--collection", "help")
-    assert counts(again.out) == {"added": 0, "unchanged": 4, "skipped": 4}
-    assert "0 chunks embedded" in again.out
+    again = cli("index", str(docs), "--collection", "help", "--quiet")
+    # faq.jsonl had a bad line: it is read (and reported) again, its good record not re-embedded
+    assert summary(again.out) == {
+        "files": 9, "changed": 1, "unchanged": 5, "removed": 0, "skipped": 4
+    }  # fmt: skip
+    assert "0 chunks embedded" in again.out and again.err == ""
 
+    (docs / "nested" / "shipping.txt").unlink()
     (docs / "returns.md").write_text("# Returns\n\nReturns are accepted within 30 days.\n")
-    changed = cli("index", str(docs / "returns.md"), "--collection", "help")
-    assert changed.code == 0, changed.err
-    assert counts(changed.out) == {"added": 1, "unchanged": 0, "skipped": 0}
+    mirrored = cli("index", str(docs), "--collection", "help", "-q")
+    assert summary(mirrored.out)["removed"] == 1
+    listed = cli("kb", "list", "help")
+    assert "nested/shipping.txt" not in listed.out and "returns.md" in listed.out
+    assert "warranty.rst" in listed.out and "CHANGELOG" in listed.out and "faq-1" in listed.out
 
-    found = cli(
-        "search",
-        "how do I reset the bulb",
-        "--type",
-        "kb",
-        "--collection",
-        "help",
-        "--format",
-        "json",
-    )
+    found = cli("search", "how do I reset the bulb", "--type", "kb", "--collection", "help",
+                "--format", "json")  # fmt: skip
     assert found.code == 0, found.err
     references = json.loads(found.out)["references"]
     assert references[0]["title"] == "Bulb reset"
+    assert references[0]["document_id"] == "nested/bulb.html"
     assert "alert" not in references[0]["content"]  # script text is not indexed
-    assert all(ref["collection"] == "help" for ref in references)
+    assert str(tmp_path) not in found.out
+    table = cli("search", "reset the bulb", "--type", "kb", "--collection", "help")
+    assert "nested/bulb.html (help)" in table.out
 
     unknown = cli("search", "bulb", "--type", "kb", "--collection", "halp")
     assert unknown.code == 2
     assert "unknown collection 'halp'; existing collections: help" in unknown.err
 
 
+def test_kb_remove_check_and_drop(cli: Cli, tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path)
+    cli("index", str(docs), "--collection", "help", "-q")
+    removed = cli("kb", "remove", "nested", str(docs / "warranty.rst"), "nowhere.md",
+                  "--collection", "help")  # fmt: skip
+    assert removed.code == 1, removed.err  # one path matched nothing
+    assert "removed 3 documents (3 chunks) from help" in removed.out
+    assert "nothing indexed matches nowhere.md" in removed.err
+    listed = cli("kb", "list", "help").out
+    assert "bulb.html" not in listed and "warranty" not in listed and "returns.md" in listed
+    check = cli("kb", "check", "help")
+    assert check.code == 0 and "help: 3 chunks, consistent" in check.out
+    refused = cli("kb", "drop", "help")
+    assert refused.code == 2 and "--yes" in refused.err
+    dropped = cli("kb", "drop", "help", "--yes")
+    assert dropped.code == 0, dropped.err
+    assert "help" not in cli("kb", "list").out
+
+
 def test_index_with_nothing_readable_is_bad_input(cli: Cli, tmp_path: Path) -> None:
     run = cli("index", str(tmp_path / "nope"), "--collection", "help")
     assert run.code == 2
     assert run.err.strip().splitlines()[-1] == (
-        "unified-search: error: nothing to index: 1 path(s) skipped, 0 documents read"
+        "unified-search: error: nothing to index: 1 path(s) skipped, 0 files read"
     )
 
 

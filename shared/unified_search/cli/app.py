@@ -28,7 +28,11 @@ BAD_INPUT_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
 #: Each command: where it is defined (imported only when it runs) and its summary.
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo:demo", "Index the sample help centre and shop, then ask them one question."),
-    "index": ("index:index", "Index files and folders into a knowledge-base collection."),
+    "index": (
+        "index:index",
+        "Index files and folders so a knowledge-base collection mirrors them.",
+    ),
+    "kb": ("kb:kb", "List, remove, drop and check knowledge-base collections."),
     "search": (
         "search:search",
         "Search web, knowledge base and databases; print cited references.",

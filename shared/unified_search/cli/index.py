@@ -1,28 +1,32 @@
-"""``unified-search index``: put files into a knowledge-base collection, with a progress bar."""
+"""``unified-search index``: mirror files and folders into a knowledge-base collection."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from unified_search.cli.console import stderr, stdout, warn
-from unified_search.cli.loaders import describe, load_paths
+from unified_search.cli.console import stderr, stdout
 from unified_search.cli.options import BadInput, config_option
+from unified_search.cli.progress import IndexProgress
 from unified_search.cli.settings import load_config
 
 if TYPE_CHECKING:
     from unified_search.config import SearchConfig
     from unified_search.kb.handler import KBHandler
     from unified_search.kb.ingest import IngestReport
+    from unified_search.kb.mirror import IndexOptions, IndexReport
 
 # Chroma's rule for collection names, checked here so the error is about the flag.
 _COLLECTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]")
+#: Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
 
 
 def check_collection(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -40,60 +44,131 @@ def check_collection(ctx: click.Context, param: click.Parameter, value: str) -> 
 @click.option(
     "--collection", required=True, callback=check_collection, help="Collection to index into."
 )
+@click.option(
+    "--exclude", multiple=True, metavar="GLOB", help="Leave out matching files (repeatable)."
+)
+@click.option("--hidden", is_flag=True, help="Also read hidden files and folders (.name).")
+@click.option(
+    "--max-file-mb",
+    type=click.IntRange(1),
+    default=64,
+    show_default=True,
+    help="Skip larger files.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress, only the summary.")
 @config_option
-def index(paths: Sequence[str], collection: str, config_path: str | None) -> int:
-    """Index files and folders into a knowledge-base collection.
+def index(
+    paths: Sequence[str],
+    collection: str,
+    exclude: Sequence[str],
+    hidden: bool,
+    max_file_mb: int,
+    quiet: bool,
+    config_path: str | None,
+) -> int:
+    """Index files and folders so a collection mirrors them.
 
-    Reads .md, .markdown, .txt, .html/.htm, .jsonl (one {"text", "title", "id"} object per
-    line) and .pdf (when pypdf is installed); folders are read recursively. Running it
-    again only embeds what changed. Missing or unreadable files are skipped with a
-    warning and counted; everything else is still indexed.
+    Reads .md/.markdown, .txt, .rst, .html/.htm, .jsonl (one {"text", "title", "id"}
+    object per line), .csv (one document per row), .pdf (pdf extra), .docx (docx extra)
+    and text files without an extension; folders are read recursively. Running it again
+    reads only changed files, and removes the documents of files deleted from the
+    folders. Every file not indexed is listed with its reason. Ctrl-C stops within a
+    second or two and keeps what is stored; run the command again to continue.
 
     \b
     Example:
       unified-search index docs/ notes.md --collection help
 
-    Exit codes: 0 everything indexed, 1 some files skipped, 2 nothing readable.
+    Exit codes: 0 everything indexed, 1 some files skipped, 2 nothing readable,
+    130 interrupted.
     """  # noqa: D301 - click reads \b as "keep these lines"
+    from unified_search.kb.mirror import IndexOptions
+
     config = load_config(config_path)
-    loaded = load_paths(paths)
-    for line in describe(loaded.skipped):
-        warn(line)
-    if not loaded.documents:
-        raise BadInput(f"nothing to index: {len(loaded.skipped)} path(s) skipped, 0 documents read")
+    options = IndexOptions(
+        exclude=list(exclude), hidden=hidden, max_file_bytes=max_file_mb * 1024 * 1024
+    )
     started = time.perf_counter()
-    report = asyncio.run(_index(config, collection, loaded.documents))
-    for line in describe((str(s.document_id or s.index), s.reason) for s in report.skipped):
-        warn(line)
-    skipped = len(loaded.skipped) + len(report.skipped)
-    stdout().print(summary(report, skipped, time.perf_counter() - started), highlight=False)
-    return 1 if skipped else 0
+    with IndexProgress(stderr(), quiet=quiet) as shown:
+        try:
+            report = asyncio.run(_index(config, collection, paths, options, shown))
+        except KeyboardInterrupt:
+            stderr().print(
+                interrupted(shown, collection), highlight=False, markup=False, soft_wrap=True
+            )
+            exit_now(INTERRUPTED)
+    stdout().print(
+        file_summary(report, time.perf_counter() - started),
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    if not report.changed and not report.unchanged and not report.removed:
+        raise BadInput(f"nothing to index: {len(report.skipped)} path(s) skipped, 0 files read")
+    return 1 if report.skipped else 0
 
 
 async def _index(
-    config: SearchConfig, collection: str, documents: Sequence[Mapping[str, Any]]
-) -> IngestReport:
+    config: SearchConfig,
+    collection: str,
+    paths: Sequence[str],
+    options: IndexOptions,
+    shown: IndexProgress,
+) -> IndexReport:
     from unified_search.kb.handler import KBHandler
 
     kb = KBHandler.from_config(config)
     try:
-        return await add_with_progress(kb, collection, documents)
+        return await kb.aindex_paths(collection, paths, options=options, progress=shown)
     finally:
         await kb.aclose()
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process without waiting for the embedding call still in flight.
+
+    What was stored is committed and the knowledge base closed by now; the call in
+    flight runs in a daemon thread whose native code would abort the interpreter's
+    shutdown, so the process ends here, streams flushed first.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def interrupted(shown: IndexProgress, collection: str) -> str:
+    """What an interrupted run kept, and how to continue."""
+    last = shown.last
+    kept = (
+        f"{last.stored:,} of {last.total:,} chunks stored"
+        if last is not None and last.stage == "embedding"
+        else "nothing new stored yet"
+    )
+    return (
+        f"interrupted: {kept} in {collection}; run the same command again to continue "
+        "(finished files are not read again)"
+    )
+
+
+def file_summary(report: IndexReport, seconds: float) -> str:
+    """What indexing changed, then every path not indexed with its reason."""
+    lines = [
+        f"indexed {report.collection}: {report.files} files ({report.changed} new or changed, "
+        f"{report.unchanged} unchanged, {report.removed} removed), {len(report.skipped)} skipped; "
+        f"{report.chunks_added} chunks embedded, {report.chunks_removed} removed in {seconds:.1f} s"
+    ]
+    if report.skipped:
+        lines.append(f"not indexed ({len(report.skipped)}):")
+        lines += [f"  {s.path}: {s.reason}" for s in report.skipped]
+    return "\n".join(lines)
 
 
 async def add_with_progress(
     kb: KBHandler, collection: str, documents: Sequence[Mapping[str, Any]]
 ) -> IngestReport:
     """Index ``documents`` into ``collection`` while a progress bar counts embedded chunks."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeElapsedColumn(), console=stderr(), transient=True) as bar:
-        task = bar.add_task(f"embedding into {collection}", total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return await kb.aadd_documents(collection, documents, progress=advance)
+    with IndexProgress(stderr()) as shown:
+        return await kb.aadd_documents(collection, documents, progress=shown)
 
 
 def summary(report: IngestReport, skipped: int, seconds: float) -> str:

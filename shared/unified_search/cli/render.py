@@ -99,11 +99,11 @@ def references_table(references: Sequence[Reference], title: str = "References")
 
 
 def where(ref: Reference) -> str:
-    """Where a reference lives: its URL, collection/document or model/row."""
+    """Where a reference lives: its URL, its document (relative path) and collection, or its row."""
     if ref.url:
         return ref.url
     if ref.collection:
-        return f"{ref.collection}/{ref.document_id or ''}".rstrip("/")
+        return f"{ref.document_id} ({ref.collection})" if ref.document_id else ref.collection
     if ref.model:
         return f"{ref.model}#{ref.record_id}" if ref.record_id else ref.model
     return ""

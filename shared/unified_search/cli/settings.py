@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from unified_search.paths import DATA_HOME_ENV, data_home
+from unified_search.paths import DATA_HOME_ENV
 
 if TYPE_CHECKING:
     from unified_search.config import SearchConfig
@@ -46,11 +46,10 @@ def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> Sea
     from unified_search.config import SearchConfig
 
     from_file = SearchConfig.load(path)
-    layered = from_file.merged(
+    return from_file.merged(
         (environment_layer(from_file), "the environment"),
         (dict(flags or {}), "command-line flags"),
     )
-    return with_data_dir(layered)
 
 
 def environment_layer(config: SearchConfig) -> dict[str, Any]:
@@ -68,13 +67,6 @@ def environment_layer(config: SearchConfig) -> dict[str, Any]:
     if providers:
         layer["web"] = {"providers": providers}
     return layer
-
-
-def with_data_dir(config: SearchConfig) -> SearchConfig:
-    """Keep embedded Chroma in the data folder unless the configuration says where."""
-    if config.kb.data_dir or config.kb.chroma_url:
-        return config
-    return config.merged({"kb": {"data_dir": str(data_home() / "kb")}})
 
 
 def _listed(variable: str) -> list[str]:

@@ -109,10 +109,13 @@ class KBConfig(Section):
     """Minimum cosine similarity (0..1) of a dense-only match when no ``threshold`` is set;
     chunks sharing terms with the query are kept below it, as lexical evidence."""
     max_results: int = Field(default=10, ge=1, le=100)
-    """Items returned per request when it sets no ``limit``."""
+    """Chunks returned per request when it sets no ``limit``."""
+    group_by_document: bool = False
+    """Return only the best chunk of each document (a request's ``options`` may set it);
+    by default several chunks of one document can be returned."""
     data_dir: str | None = None
-    """Where embedded Chroma, lexical indexes and graphs live; ``None`` is a per-user folder
-    (``$UNIFIED_SEARCH_DATA`` or ``~/.local/share/unified-search/kb``)."""
+    """Where embedded Chroma, lexical indexes and graphs live; ``None`` is ``kb/`` in the data
+    folder (``$UNIFIED_SEARCH_HOME``, default ``~/.local/share/unified-search``)."""
     chroma_url: str | None = None
     """A Chroma server (``http://host:8000``); when set, vectors live there instead."""
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

@@ -109,12 +109,15 @@ def _acronyms(text: str) -> list[str]:
 
 
 def _phrases(text: str, min_count: int = 2) -> list[str]:
-    words = [w.lower() for w in _WORD.findall(text)]
-    counts: Counter[str] = Counter()
-    for size in (2, 3):
-        for gram in zip(*(words[i:] for i in range(size)), strict=False):
-            if all(w not in _STOP and len(w) > 2 for w in gram):
-                counts[" ".join(gram)] += 1
+    words = _WORD.findall(text.lower())
+    content = [len(w) > 2 and w not in _STOP for w in words]  # judged once per word
+    pair = [a and b for a, b in itertools.pairwise(content)]
+    counts = Counter(f"{a} {b}" for a, b, ok in zip(words, words[1:], pair, strict=False) if ok)
+    counts.update(
+        f"{a} {b} {c}"
+        for a, b, c, ok, ok_next in zip(words, words[1:], words[2:], pair, pair[1:], strict=False)
+        if ok and ok_next
+    )
     return [p for p, c in counts.items() if c >= min_count]
 
 

@@ -21,10 +21,12 @@ from unified_search.config import SearchConfig
 from unified_search.delegates import BUILTIN, Delegates
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
+from unified_search.kb.admin import KBAdmin
 from unified_search.kb.association import Association, associate
 from unified_search.kb.chunking import Chunk, Document
 from unified_search.kb.collection import Hit, KBCollection
 from unified_search.kb.config import HybridConfig, KBConfig
+from unified_search.kb.consistency import guarded
 from unified_search.kb.embeddings import (
     EmbeddingFunction,
     as_embedding_function,
@@ -38,7 +40,6 @@ from unified_search.kb.sidestore import SideStore
 from unified_search.kb.store import (
     PROVIDER,
     close_client,
-    collection_names,
     create_collection,
     data_dir,
     make_client,
@@ -48,7 +49,7 @@ from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 
-class KBHandler:
+class KBHandler(KBAdmin):
     """Search and fill Chroma collections with hybrid (BM25 + dense) retrieval.
 
     Example:
@@ -88,10 +89,6 @@ class KBHandler:
 
     # -- collections ----------------------------------------------------------------------
 
-    async def alist_collections(self) -> list[str]:
-        """Names of the existing collections, sorted."""
-        return await asyncio.to_thread(collection_names, self._client)
-
     async def _collection(self, name: str, *, create: bool = False) -> KBCollection:
         async with self._lock:
             if name not in self._collections:
@@ -117,14 +114,15 @@ class KBHandler:
     ) -> IngestReport:
         """Index ``docs`` (idempotent: unchanged chunks are not embedded again)."""
         coll = await self._collection(collection, create=True)
-        report = await ingest(
-            coll,
-            docs,
-            embed=self.embedding,
-            config=self.config.kb,
-            progress=progress,
-            extractor=self._extractor(ctx),
-        )
+        async with guarded(coll):
+            report = await ingest(
+                coll,
+                docs,
+                embed=self.embedding,
+                config=self.config.kb,
+                progress=progress,
+                extractor=self._extractor(ctx),
+            )
         if ctx is not None:
             await ctx.log(
                 "info",
@@ -138,7 +136,8 @@ class KBHandler:
         coll = await self._collection(collection)
         owned = await asyncio.to_thread(coll.side.document_chunks, document_ids)
         chunk_ids = sorted({cid for ids in owned.values() for cid in ids})
-        await asyncio.to_thread(coll.delete, chunk_ids)
+        async with guarded(coll):
+            await asyncio.to_thread(coll.delete, chunk_ids)
         return len(chunk_ids)
 
     def add_documents(
@@ -154,10 +153,6 @@ class KBHandler:
     def delete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
         """Blocking twin of :meth:`adelete_documents`."""
         return run_sync(self.adelete_documents(collection, document_ids))
-
-    def list_collections(self) -> list[str]:
-        """Blocking twin of :meth:`alist_collections`."""
-        return run_sync(self.alist_collections())
 
     def _extractor(self, ctx: SearchContext | None) -> Any:
         uses = self.config.kb.graph.uses
@@ -216,7 +211,8 @@ class KBHandler:
             async with ctx.step(StepName.GRAPH_SEARCH):
                 graph, extra = await self._graph(request, colls, kb)
             found = [*found, extra]
-        result = _result(request, names, found, graph, limit, self.embedding.name)
+        group = bool(request.options.get("group_by_document", kb.group_by_document))
+        result = _result(request, names, found, graph, limit, self.embedding.name, group)
         return result if floor is None else _at_least(result, floor)
 
     async def _names(self, request: SearchRequest, kb: KBConfig) -> list[str]:
@@ -295,7 +291,7 @@ def _search_one(
         lexical = coll.lexical(terms, config, where)
     with step(StepName.VECTOR_SEARCH, collection=coll.name):
         dense = coll.dense(vector, config.candidates, where, config)
-    # Several chunks of one document may rank high; keep spares for the per-document dedup.
+    # Spares for ``group_by_document``, which keeps one chunk per document.
     return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
 
 
@@ -358,13 +354,14 @@ def _result(
     graph: Association,
     limit: int,
     model: str,
+    group: bool,
 ) -> SearchResult:
     errors = [f for f in found if isinstance(f, BaseException)]
     hits = [h for f in found if not isinstance(f, BaseException) for h in f]
     if errors and len(errors) == len(found):
         raise errors[0]
     failures = [_info(e) for e in errors]
-    items = to_items(merge_hits(hits, limit), request.source)
+    items = to_items(merge_hits(hits, limit, group_by_document=group), request.source)
     return SearchResult(
         type=SearchType.KB,
         query=request.query,

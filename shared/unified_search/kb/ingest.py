@@ -1,17 +1,25 @@
-"""Ingestion: documents → chunks → (only new ones) embedded → upserted, with a report.
+"""Ingestion: documents → chunks → (only new ones) embedded → stored in bulk, with a report.
 
 A document whose chunks all exist already costs nothing but hashing; chunks a
 changed document no longer has are deleted, so the collection always mirrors
 the last version of each document. Empty and non-text inputs are skipped and
 counted with their reason, never raised: nothing indexed before is lost.
+
+Chunks are embedded a small group at a time (so an interrupt is answered
+within a second or two) and written in larger batches (one Chroma call and one
+SQLite transaction each). When the task is cancelled, the chunks already
+embedded are written before it stops: only the group in flight is lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -24,11 +32,32 @@ from unified_search.kb.graph import Extraction
 from unified_search.kb.lexical import document_terms
 from unified_search.kb.sidestore import StoredChunk
 
+T = TypeVar("T")
 DocumentLike = Document | Mapping[str, Any] | str
-Progress = Callable[[int, int], Awaitable[None] | None]
-"""Called with (chunks embedded so far, chunks to embed)."""
 Extractor = Callable[[list[Chunk]], Awaitable[list[Extraction]]]
 """Entities and relations of each chunk, in order."""
+#: Texts per embedding call: about half a second of the default model on two cores, so an
+#: interrupt waits at most that long for the call in flight.
+EMBED_GROUP = 64
+#: Chunks per write: one Chroma add and one SQLite transaction each. Large enough to write
+#: in bulk, small enough that an interrupt writes the chunks embedded so far well within a
+#: second.
+WRITE_BATCH = 256
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Where an ingestion is: ``done`` of ``total`` files read, or chunks embedded."""
+
+    stage: Literal["reading", "embedding"]
+    done: int
+    total: int
+    stored: int = 0
+    """Chunks written to the collection so far (embedding only): what an interrupt keeps."""
+
+
+Progress = Callable[[IngestProgress], Awaitable[None] | None]
+"""Called as files are read and as chunks are embedded and stored."""
 
 
 class Skipped(BaseModel):
@@ -89,16 +118,41 @@ def _first_line(exc: Exception) -> str:
 
 def stored(chunk: Chunk, title_boost: int, vector: Sequence[float]) -> StoredChunk:
     """The side-store row of a chunk."""
-    meta = chunk.chroma_metadata()
-    blob = np.asarray(vector, dtype=np.float32).tobytes()
     return StoredChunk(
         chunk.id,
         chunk.document_id,
         document_terms(chunk.title, chunk.text, title_boost),
         chunk.text,
-        meta,
-        blob,
+        chunk.chroma_metadata(),
+        np.asarray(vector, dtype=np.float32).tobytes(),
     )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What indexing some documents changes: chunks to embed and chunks to delete."""
+
+    chunks: dict[str, list[Chunk]]
+    """Every chunk of every document, by document ID."""
+    fresh: list[Chunk]
+    """Chunks not stored yet, in document order."""
+    stale: list[str]
+    """Stored chunks the documents no longer have."""
+    changed: set[str]
+    """Documents with a fresh or a stale chunk."""
+
+
+def plan(coll: KBCollection, documents: Sequence[Document], config: KBConfig) -> Plan:
+    """Chunk ``documents`` and compare with what ``coll`` holds (blocking)."""
+    size, overlap = config.chunking.size, config.chunking.overlap
+    chunks = {d.id: chunk_document(d, size, overlap) for d in documents}
+    existing = coll.side.document_chunks(chunks)
+    fresh = [c for doc_id, cs in chunks.items() for c in cs if c.id not in existing[doc_id]]
+    stale = [cid for doc_id, cs in chunks.items() for cid in existing[doc_id] - {c.id for c in cs}]
+    changed = {c.document_id for c in fresh} | {
+        d for d, cs in existing.items() if cs - {c.id for c in chunks[d]}
+    }
+    return Plan(chunks, fresh, stale, changed)
 
 
 async def ingest(
@@ -113,48 +167,129 @@ async def ingest(
     """Index ``docs`` into ``coll`` and report what changed."""
     documents, skipped = prepare(docs)
     documents = list({d.id: d for d in documents}.values())  # the last version of an ID wins
-    size, overlap = config.chunking.size, config.chunking.overlap
-    chunked = {d.id: chunk_document(d, size, overlap) for d in documents}
-    existing = await asyncio.to_thread(coll.side.document_chunks, chunked)
-    fresh = [c for doc_id, cs in chunked.items() for c in cs if c.id not in existing[doc_id]]
-    stale = [cid for doc_id, cs in chunked.items() for cid in existing[doc_id] - {c.id for c in cs}]
-    await asyncio.to_thread(coll.delete, stale)
-    await _embed_and_store(coll, fresh, embed, config, progress)
-    if extractor is not None and config.graph.extract:
-        graphs = await extractor(fresh)
-        await asyncio.to_thread(
-            coll.side.add_graphs, [(c.id, g) for c, g in zip(fresh, graphs, strict=True)]
-        )
-    changed = {c.document_id for c in fresh} | {
-        d for d, cs in existing.items() if cs - {c.id for c in chunked[d]}
-    }
+    todo = await asyncio.to_thread(plan, coll, documents, config)
+    await asyncio.to_thread(coll.delete, todo.stale)
+    writer = Writer(coll, embed, config, extractor, progress)
+    await writer.write(todo.fresh)
     return IngestReport(
         collection=coll.name,
-        added=len(changed),
-        unchanged=len(chunked) - len(changed),
+        added=len(todo.changed),
+        unchanged=len(todo.chunks) - len(todo.changed),
         skipped=skipped,
-        chunks_added=len(fresh),
-        chunks_removed=len(stale),
+        chunks_added=len(todo.fresh),
+        chunks_removed=len(todo.stale),
     )
 
 
-async def _embed_and_store(
-    coll: KBCollection,
-    chunks: list[Chunk],
-    embed: EmbeddingFunction,
-    config: KBConfig,
-    progress: Progress | None,
-) -> None:
-    # Batches of a few hundred chunks: progress stays lively and a crash loses little work.
-    step = max(config.embedding.batch_size, 256)
-    boost = config.hybrid.title_boost
-    for start in range(0, len(chunks), step):
-        batch = chunks[start : start + step]
-        vectors = await asyncio.to_thread(embed, [embed_text(c.title, c.text) for c in batch])
+class Writer:
+    """Embed chunks a group at a time and store them in batches; report after each batch.
+
+    ``stored`` is called with the number of chunks written so far after every batch, so
+    a caller can record what is safely in the collection (the files of the mirror).
+    """
+
+    def __init__(
+        self,
+        coll: KBCollection,
+        embed: EmbeddingFunction,
+        config: KBConfig,
+        extractor: Extractor | None,
+        progress: Progress | None,
+        stored: Callable[[int], None] | None = None,
+    ) -> None:
+        self.coll = coll
+        self.embed = embed
+        self.boost = config.hybrid.title_boost
+        self.extractor = extractor if config.graph.extract else None
+        self.progress = progress
+        self.stored = stored
+        self.done = 0
+
+    async def write(self, chunks: Sequence[Chunk]) -> None:
+        """Embed and store ``chunks``; on cancellation the embedded ones are stored first."""
+        pending: list[tuple[Chunk, list[float]]] = []
+        total = len(chunks)
+        await self._report(0, total)
+        try:
+            for start in range(0, total, EMBED_GROUP):
+                group = list(chunks[start : start + EMBED_GROUP])
+                texts = [embed_text(c.title, c.text) for c in group]
+                vectors = await in_daemon_thread(self.embed, texts)
+                pending += zip(group, vectors, strict=True)
+                if len(pending) >= WRITE_BATCH or start + len(group) >= total:
+                    batch, pending = pending, []
+                    await self._flush(batch)
+                await self._report(start + len(group), total)
+        except asyncio.CancelledError:
+            await self._flush(pending)
+            await self._report(self.done, total)
+            raise
+
+    async def _report(self, embedded: int, total: int) -> None:
+        await report(self.progress, IngestProgress("embedding", embedded, total, self.done))
+
+    async def _flush(self, batch: list[tuple[Chunk, list[float]]]) -> None:
+        """Write ``batch`` to completion, even when the caller is being cancelled meanwhile."""
+        if not batch:
+            return
+        task = asyncio.ensure_future(self._store(batch))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            await task  # the rows are on their way: let them land, then stop
+            self._count(len(batch))
+            raise
+        self._count(len(batch))
+
+    def _count(self, written: int) -> None:
+        self.done += written
+        if self.stored is not None:
+            self.stored(self.done)
+
+    async def _store(self, pending: list[tuple[Chunk, list[float]]]) -> None:
+        """Write rows to Chroma and the side store while the graph is extracted beside them."""
+        chunks = [c for c, _ in pending]
+        rows = await asyncio.to_thread(lambda: [stored(c, self.boost, v) for c, v in pending])
+        graphs = self.extractor(chunks) if self.extractor is not None else None
+        written = asyncio.to_thread(self.coll.upsert, rows, [v for _, v in pending])
+        if graphs is None:
+            await written
+            return
+        _, found = await asyncio.gather(written, graphs)
         await asyncio.to_thread(
-            coll.upsert, [stored(c, boost, v) for c, v in zip(batch, vectors, strict=True)], vectors
+            self.coll.side.add_graphs, [(c.id, g) for c, g in zip(chunks, found, strict=True)]
         )
-        await _report(progress, start + len(batch), len(chunks))
+
+
+async def in_daemon_thread(function: Callable[[list[str]], T], texts: list[str]) -> T:
+    """Run one embedding call in a daemon thread of its own.
+
+    ``asyncio.to_thread`` would do the same in the loop's executor, but ``asyncio.run``
+    and the interpreter both wait for executor threads on exit: a Ctrl-C would wait for
+    the call in flight (the first one also loads the model). A daemon thread is left
+    to finish on its own; its result is simply not used once the caller is cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(cast(T, result))
+
+    def work() -> None:
+        try:
+            outcome: tuple[T | None, BaseException | None] = (function(texts), None)
+        except Exception as exc:  # handed to the awaiting task, raised there
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=work, name="unified-search-embed", daemon=True).start()
+    return await future
 
 
 def embed_text(title: str, text: str) -> str:
@@ -168,9 +303,10 @@ def embed_text(title: str, text: str) -> str:
     return text
 
 
-async def _report(progress: Progress | None, done: int, total: int) -> None:
+async def report(progress: Progress | None, update: IngestProgress) -> None:
+    """Tell ``progress`` (sync or async) where ingestion is."""
     if progress is None:
         return
-    outcome = progress(done, total)
+    outcome = progress(update)
     if inspect.isawaitable(outcome):
         await outcome

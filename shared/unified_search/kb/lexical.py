@@ -50,8 +50,13 @@ def _stop_words() -> frozenset[str]:
 
 def document_terms(title: str, text: str, title_boost: int) -> list[str]:
     """Terms of a chunk with its title repeated ``title_boost`` times."""
-    title_terms = analyze(title) if title else []
-    return title_terms * title_boost + analyze(text)
+    return list(_title_terms(title)) * title_boost + analyze(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _title_terms(title: str) -> tuple[str, ...]:
+    """A title's terms, analysed once for all the chunks of its document."""
+    return tuple(analyze(title)) if title else ()
 
 
 class LexicalIndex:

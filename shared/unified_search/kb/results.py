@@ -1,4 +1,4 @@
-"""Hits of several collections → one ranked list of ``ResultItem``s, one per document."""
+"""Hits of several collections → one ranked list of ``ResultItem``s, chunk by chunk."""
 
 from __future__ import annotations
 
@@ -15,12 +15,17 @@ def document_id(hit: Hit) -> str:
     return str(hit.metadata.get("document_id") or hit.id)
 
 
-def merge_hits(hits: Sequence[Hit], limit: int) -> list[Hit]:
-    """Best first (ties by collection and chunk ID), the best chunk of each document only."""
+def merge_hits(hits: Sequence[Hit], limit: int, *, group_by_document: bool = False) -> list[Hit]:
+    """The ``limit`` best chunks (ties by collection and chunk ID), each once.
+
+    A chunk found twice (through the graph too, or in two collections holding the same
+    document) keeps its best score; with ``group_by_document`` only the best chunk of
+    each document is kept.
+    """
     ranked = sorted(hits, key=lambda h: (-h.score, h.collection, h.id))
     best: dict[str, Hit] = {}
     for hit in ranked:
-        best.setdefault(document_id(hit), hit)
+        best.setdefault(document_id(hit) if group_by_document else hit.id, hit)
     return list(best.values())[:limit]
 
 

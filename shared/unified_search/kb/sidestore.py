@@ -7,8 +7,12 @@ float32 copy of the vector are kept here too: a search reads its hits locally
 instead of asking Chroma again, and scores the chunks only BM25 found against
 the query vector, so fusion sees both scores of every candidate.
 It is also the registry that tells ingestion which chunks exist already, so
-unchanged chunks are never embedded twice. Values are always bound as
-parameters, never formatted into SQL.
+unchanged chunks are never embedded twice. ``files`` and ``documents`` map
+indexed files (by resolved path, which stays on this machine) to their public
+names, content hashes and documents, so re-indexing a folder mirrors it.
+``state`` marks a write in progress: found set, the last writer was killed and
+the collection is checked before anything else is written. Values are always
+bound as parameters, never formatted into SQL.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +41,12 @@ CREATE TABLE IF NOT EXISTS relations (
     PRIMARY KEY (source, target, type, chunk_id));
 CREATE INDEX IF NOT EXISTS relations_chunk ON relations (chunk_id);
 CREATE INDEX IF NOT EXISTS relations_target ON relations (target);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, digest TEXT NOT NULL,
+    indexed_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (id TEXT PRIMARY KEY, file TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS documents_file ON documents (file);
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -187,3 +198,116 @@ class SideStore:
         )
         with self._lock:
             return list(self._db.execute(sql, (*keys, limit)))
+
+    # -- files, documents and the write marker ---------------------------------------------
+
+    def files_under(self, root: str) -> dict[str, tuple[str, str]]:
+        """``path -> (name, digest)`` of the indexed files at or under the folder ``root``."""
+        return self._files_at("path", root)
+
+    def files_named(self, name: str) -> dict[str, tuple[str, str]]:
+        """``path -> (name, digest)`` of the files named ``name`` or inside the folder ``name``."""
+        return self._files_at("name", name)
+
+    def _files_at(self, column: str, value: str) -> dict[str, tuple[str, str]]:
+        """Files whose ``column`` (``path`` or ``name``) is ``value`` or lies under it."""
+        sql = {  # the two statements spelt out: the column is never formatted into SQL
+            "path": "SELECT path, name, digest FROM files WHERE path = ? OR substr(path, 1, ?) = ?",
+            "name": "SELECT path, name, digest FROM files WHERE name = ? OR substr(name, 1, ?) = ?",
+        }[column]
+        under = value.rstrip("/") + "/"
+        with self._lock:
+            rows = self._db.execute(sql, (value, len(under), under)).fetchall()
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+    def name_owners(self, names: Iterable[str]) -> dict[str, str]:
+        """``name -> path`` of the given public names that indexed files already own."""
+        with self._lock:
+            return {
+                name: row[0]
+                for name in set(names)
+                for row in self._db.execute("SELECT path FROM files WHERE name = ?", (name,))
+            }
+
+    def file_documents(self, paths: Iterable[str]) -> dict[str, set[str]]:
+        """Document IDs read from each of ``paths``."""
+        with self._lock:
+            return {
+                path: {
+                    row[0]
+                    for row in self._db.execute("SELECT id FROM documents WHERE file = ?", (path,))
+                }
+                for path in set(paths)
+            }
+
+    def record_files(self, rows: Sequence[tuple[str, str, str, Sequence[str]]]) -> None:
+        """Remember ``(path, name, digest, document IDs)`` of files whose chunks are all stored."""
+        now = time.time()
+        with self._lock, self._db:
+            paths = [(row[0],) for row in rows]
+            self._db.executemany("DELETE FROM documents WHERE file = ?", paths)
+            self._db.executemany(
+                "INSERT OR REPLACE INTO files (path, name, digest, indexed_at) VALUES (?, ?, ?, ?)",
+                [(path, name, digest, now) for path, name, digest, _ in rows],
+            )
+            self._db.executemany(
+                "INSERT OR REPLACE INTO documents (id, file) VALUES (?, ?)",
+                [(doc, path) for path, _, _, docs in rows for doc in docs],
+            )
+
+    def forget_files(self, paths: Iterable[str]) -> None:
+        """Forget indexed files and which documents they held (their chunks go separately)."""
+        gone = [(path,) for path in paths]
+        with self._lock, self._db:
+            self._db.executemany("DELETE FROM documents WHERE file = ?", gone)
+            self._db.executemany("DELETE FROM files WHERE path = ?", gone)
+
+    def documents(self) -> list[tuple[str, str, int, str | None]]:
+        """``(document ID, title, chunks, file name or None)`` of every document, by ID."""
+        sql = """
+            SELECT c.document_id, json_extract(min(c.metadata), '$.title'), COUNT(*), f.name
+            FROM chunks c LEFT JOIN documents d ON d.id = c.document_id
+            LEFT JOIN files f ON f.path = d.file
+            GROUP BY c.document_id ORDER BY c.document_id"""
+        with self._lock:
+            return [(r[0], r[1] or "", r[2], r[3]) for r in self._db.execute(sql)]
+
+    def chunk_ids(self) -> set[str]:
+        """The ID of every stored chunk."""
+        with self._lock:
+            return {row[0] for row in self._db.execute("SELECT id FROM chunks")}
+
+    def rows(self, chunk_ids: Sequence[str]) -> list[StoredChunk]:
+        """Whole stored chunks (vector copies included), to write them to Chroma again."""
+        ids = list(chunk_ids)
+        found: list[StoredChunk] = []
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))  # placeholders only; the IDs are bound
+            sql = (
+                "SELECT id, document_id, terms, text, metadata, vector FROM chunks "
+                f"WHERE id IN ({marks}) ORDER BY id"
+            )
+            with self._lock:
+                rows = self._db.execute(sql, part).fetchall()
+            found += [
+                StoredChunk(r[0], r[1], json.loads(r[2]), r[3], json.loads(r[4]), r[5])
+                for r in rows
+            ]
+        return found
+
+    def writing(self) -> bool:
+        """Whether a write was begun and never finished (its writer was killed)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM state WHERE key = 'writing'").fetchone()
+        return row is not None
+
+    def mark_writing(self, writing: bool) -> None:
+        """Set or clear the write-in-progress marker."""
+        with self._lock, self._db:
+            if writing:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO state VALUES ('writing', ?)", (time.time(),)
+                )
+            else:
+                self._db.execute("DELETE FROM state WHERE key = 'writing'")

@@ -10,7 +10,6 @@ neighbours. All calls here block, so the handler runs them in worker threads.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,8 @@ from urllib.parse import urlsplit
 from unified_search._optional import require
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 from unified_search.kb.config import KBConfig
+from unified_search.paths import data_home
 
-#: Environment variable that moves the per-user data directory.
-DATA_ENV = "UNIFIED_SEARCH_DATA"
 MODEL_KEY = "embedding_model"
 #: Chroma's rule for collection names (also what keeps side-store file names safe).
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]")
@@ -29,13 +27,10 @@ PROVIDER = "kb"
 
 
 def data_dir(config: KBConfig) -> Path:
-    """The folder of embedded Chroma and of the side stores."""
+    """The folder of embedded Chroma and of the side stores: ``kb/`` in the data folder."""
     if config.data_dir:
         return Path(config.data_dir).expanduser()
-    if env := os.environ.get(DATA_ENV):
-        return Path(env).expanduser() / "kb"
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "unified-search" / "kb"
+    return data_home() / "kb"
 
 
 def _chromadb() -> Any:

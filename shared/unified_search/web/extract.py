@@ -2,7 +2,7 @@
 
 trafilatura (``pip install "unified-search[extract]"``) is the better
 extractor on most page shapes (see ``benchmarks/extraction.py``); the builtin
-one (``unified_search.web.html_text.main_text``) needs nothing and keeps
+one (``unified_search.html_text.main_text``) needs nothing and keeps
 navigation, cookie banners and footers out by structure and class names.
 
 trafilatura's time grows faster than the page (about 4 s for a megabyte of
@@ -17,8 +17,8 @@ import importlib.util
 from typing import Any
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.html_text import main_text
 from unified_search.web.config import Extractor
-from unified_search.web.html_text import main_text
 
 EXTRA = 'pip install "unified-search[extract]"'
 #: Largest page ``auto`` gives to trafilatura (real articles are a few hundred kilobytes).

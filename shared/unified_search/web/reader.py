@@ -21,6 +21,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict
 
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
+from unified_search.html_text import tidy
 from unified_search.http import (
     Deadline,
     HttpClient,
@@ -36,7 +37,6 @@ from unified_search.urls import clean_url
 from unified_search.web.config import ReaderConfig
 from unified_search.web.extract import extract
 from unified_search.web.guard import Resolver, check_url, split_target, system_resolver
-from unified_search.web.html_text import tidy
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1"

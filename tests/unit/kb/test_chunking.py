@@ -48,6 +48,10 @@ def test_chunk_ids_are_stable_and_content_derived() -> None:
     assert first == [c.id for c in chunk_document(doc, 80, 10)]
     assert len(set(first)) == len(first)
     assert chunk_id("d", "x") != chunk_id("e", "x")
+    retitled = Document(id="d", text=LONG, title="New title")
+    tagged = Document(id="d", text=LONG, metadata={"tags": "a"})
+    for changed in (retitled, tagged):  # what is stored with a chunk is part of its identity
+        assert not set(first) & {c.id for c in chunk_document(changed, 80, 10)}
 
 
 def test_document_id_defaults_to_source_then_hash() -> None:

@@ -192,7 +192,7 @@ async def test_delete_documents(kb: KBHandler, ctx: SearchContext) -> None:
     assert "bm25" not in [i.document_id for i in result.items]
 
 
-async def test_long_documents_are_chunked_and_deduplicated_by_document(
+async def test_long_documents_return_several_chunks_or_one_when_grouped(
     tmp_path: Path, make_embedding: Any
 ) -> None:
     config = SearchConfig.load(
@@ -207,20 +207,27 @@ async def test_long_documents_are_chunked_and_deduplicated_by_document(
     result = await kb.asearch(
         req("glaciers ice sheets", limit=5), SearchContext(config=config, request_id="r")
     )
-    assert [i.document_id for i in result.items] == ["long"]
+    assert [i.document_id for i in result.items] == ["long"] * 5  # top_n counts chunks
+    assert len({i.metadata["chunk_id"] for i in result.items}) == 5
     assert result.items[0].url == "https://example.org/ice"
+    grouped = await kb.asearch(
+        req("glaciers ice sheets", limit=5, options={"group_by_document": True}),
+        SearchContext(config=config, request_id="r"),
+    )
+    assert [i.document_id for i in grouped.items] == ["long"]
+    assert grouped.items[0].metadata["chunk_id"] == result.items[0].metadata["chunk_id"]
     await kb.aclose()
 
 
 async def test_progress_and_logs(kb: KBHandler, config: SearchConfig, log: Any) -> None:
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[str, int, int, int]] = []
     await kb.aadd_documents(
         "notes",
         DOCS,
-        progress=lambda done, total: seen.append((done, total)),
+        progress=lambda u: seen.append((u.stage, u.done, u.total, u.stored)),
         ctx=SearchContext(config=config, request_id="r", log=log),
     )
-    assert seen[-1] == (3, 3)
+    assert seen[0] == ("embedding", 0, 3, 0) and seen[-1] == ("embedding", 3, 3, 3)
     assert any("3 added" in message for _, message in log.lines)
 
 

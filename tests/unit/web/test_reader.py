@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.html_text import html_to_text
 from unified_search.web.guard import is_public
 from unified_search.web.handler import WebHandler
-from unified_search.web.html_text import html_to_text
 
 PUBLIC = "93.184.216.34"
 DNS = {

@@ -1,4 +1,4 @@
-"""Readable text out of an HTML page, with the standard library's parser only."""
+"""Readable text out of an HTML page, with the standard library's parser only (web pages and indexed files)."""
 
 from __future__ import annotations
 

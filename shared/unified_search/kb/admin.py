@@ -1,0 +1,155 @@
+"""What ``KBHandler`` does to collections besides searching them: files in, files out, checks.
+
+A mixin keeps these beside the handler without growing it: indexing files and
+folders (mirrored, see ``kb.mirror``), removing them, listing documents,
+dropping a collection, and checking (and repairing) that Chroma and the side
+store agree. Each async method has its sync twin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from unified_search._sync import run_sync
+from unified_search.kb.consistency import Consistency, check, guarded, repair
+from unified_search.kb.ingest import Progress
+from unified_search.kb.mirror import IndexOptions, IndexReport, index_paths, remove_paths
+from unified_search.kb.store import collection_names
+
+if TYPE_CHECKING:
+    from unified_search.config import SearchConfig
+    from unified_search.kb.collection import KBCollection
+    from unified_search.kb.embeddings import EmbeddingFunction
+
+
+class DocumentInfo(BaseModel):
+    """One document of a collection, as ``list_documents`` shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    chunks: int
+    file: str | None = None
+    """The indexed file's name (relative to its folder); ``None`` for documents added in code."""
+
+
+class Removed(BaseModel):
+    """What ``remove_paths`` deleted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    documents: int
+    chunks: int
+    unmatched: list[str]
+    """Paths that matched no indexed file or document."""
+
+
+class KBAdmin:
+    """Index files and folders, remove them, list, drop and check collections."""
+
+    config: SearchConfig
+    _client: Any
+    _collections: dict[str, KBCollection]
+
+    if TYPE_CHECKING:  # provided by KBHandler
+
+        @property
+        def embedding(self) -> EmbeddingFunction:
+            """The model that embeds chunks."""
+
+        async def _collection(self, name: str, *, create: bool = False) -> KBCollection: ...
+
+        def _extractor(self, ctx: Any) -> Any: ...
+
+    async def aindex_paths(
+        self,
+        collection: str,
+        paths: Sequence[str | Path],
+        *,
+        options: IndexOptions | None = None,
+        progress: Progress | None = None,
+    ) -> IndexReport:
+        """Index files and folders so ``collection`` mirrors them (only changes are read).
+
+        Example:
+            >>> kb.index_paths("help", ["docs/"]).skipped  # doctest: +SKIP
+            [SkippedFile(path='logo.png', reason='unsupported file type .png')]
+        """
+        coll = await self._collection(collection, create=True)
+        return await index_paths(
+            coll,
+            paths,
+            embed=self.embedding,
+            config=self.config.kb,
+            options=options,
+            progress=progress,
+            extractor=self._extractor(None),
+        )
+
+    def index_paths(
+        self,
+        collection: str,
+        paths: Sequence[str | Path],
+        *,
+        options: IndexOptions | None = None,
+        progress: Progress | None = None,
+    ) -> IndexReport:
+        """Blocking twin of :meth:`aindex_paths`."""
+        return run_sync(self.aindex_paths(collection, paths, options=options, progress=progress))
+
+    async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
+        """Remove files, folders (on disk or as listed) or document IDs from ``collection``."""
+        coll = await self._collection(collection)
+        async with guarded(coll):
+            documents, chunks, unmatched = await asyncio.to_thread(remove_paths, coll, paths)
+        return Removed(documents=documents, chunks=chunks, unmatched=unmatched)
+
+    def remove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
+        """Blocking twin of :meth:`aremove_paths`."""
+        return run_sync(self.aremove_paths(collection, paths))
+
+    async def alist_documents(self, collection: str) -> list[DocumentInfo]:
+        """Every document of ``collection`` with its title, chunk count and file."""
+        coll = await self._collection(collection)
+        rows = await asyncio.to_thread(coll.side.documents)
+        return [DocumentInfo(id=i, title=t, chunks=n, file=f) for i, t, n, f in rows]
+
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        """Blocking twin of :meth:`alist_documents`."""
+        return run_sync(self.alist_documents(collection))
+
+    async def adrop_collection(self, collection: str) -> None:
+        """Delete ``collection``: its vectors, lexical index and graph."""
+        coll = await self._collection(collection)
+        self._collections.pop(collection, None)
+        await asyncio.to_thread(coll.side.close)
+        await asyncio.to_thread(self._client.delete_collection, collection)
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{coll.side.path}{suffix}").unlink(missing_ok=True)
+
+    def drop_collection(self, collection: str) -> None:
+        """Blocking twin of :meth:`adrop_collection`."""
+        run_sync(self.adrop_collection(collection))
+
+    async def acheck(self, collection: str, *, fix: bool = False) -> Consistency:
+        """Compare Chroma with the lexical side of ``collection``; with ``fix``, repair it."""
+        coll = await self._collection(collection)
+        return await asyncio.to_thread(repair if fix else check, coll)
+
+    def check(self, collection: str, *, fix: bool = False) -> Consistency:
+        """Blocking twin of :meth:`acheck`."""
+        return run_sync(self.acheck(collection, fix=fix))
+
+    async def alist_collections(self) -> list[str]:
+        """Names of the existing collections, sorted."""
+        return await asyncio.to_thread(collection_names, self._client)
+
+    def list_collections(self) -> list[str]:
+        """Blocking twin of :meth:`alist_collections`."""
+        return run_sync(self.alist_collections())

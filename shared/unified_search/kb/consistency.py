@@ -1,0 +1,101 @@
+"""Keep Chroma and the side store in agreement, also after a writer was killed.
+
+Every write goes to Chroma first and to the side store second, so a writer
+killed between the two leaves chunks in Chroma that the side store (and so the
+lexical index) does not know; a side-store chunk missing from Chroma can only
+come from outside damage. ``check`` compares the two sets of chunk IDs;
+``repair`` deletes Chroma's extra chunks and writes the missing ones back to
+Chroma from the side store's copies (text, metadata and vector). ``guarded``
+wraps every write: it sets a marker first and clears it last, so the next
+writer finds a killed write and repairs before it starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from unified_search.kb.collection import KBCollection
+
+#: IDs asked of Chroma per page while listing a collection.
+PAGE = 5000
+
+
+class Consistency(BaseModel):
+    """How Chroma and the side store of one collection compare.
+
+    Example:
+        >>> Consistency(collection="docs", chunks=10).consistent
+        True
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    collection: str
+    chunks: int
+    """Chunks the side store (and the lexical index) holds."""
+    only_in_chroma: list[str] = []
+    """Chunk IDs in Chroma that the side store does not know (deleted by ``repair``)."""
+    only_in_side_store: list[str] = []
+    """Chunk IDs missing from Chroma (written back by ``repair``)."""
+    repaired: bool = False
+
+    @property
+    def consistent(self) -> bool:
+        """Whether both hold exactly the same chunks."""
+        return not self.only_in_chroma and not self.only_in_side_store
+
+
+def chroma_ids(coll: KBCollection) -> set[str]:
+    """Every chunk ID Chroma holds for the collection, read a page at a time."""
+    found: set[str] = set()
+    offset = 0
+    while True:
+        page = coll.chroma.get(include=[], limit=PAGE, offset=offset)["ids"]
+        found.update(page)
+        if len(page) < PAGE:
+            return found
+        offset += PAGE
+
+
+def check(coll: KBCollection) -> Consistency:
+    """Compare Chroma with the side store (blocking)."""
+    side = coll.side.chunk_ids()
+    chroma = chroma_ids(coll)
+    return Consistency(
+        collection=coll.name,
+        chunks=len(side),
+        only_in_chroma=sorted(chroma - side),
+        only_in_side_store=sorted(side - chroma),
+    )
+
+
+def repair(coll: KBCollection) -> Consistency:
+    """Make Chroma hold exactly the side store's chunks; return what was found (blocking)."""
+    found = check(coll)
+    if found.only_in_chroma:
+        coll.chroma.delete(ids=found.only_in_chroma)
+    missing = coll.side.rows(found.only_in_side_store)
+    if missing:
+        coll.upsert(missing, [np.frombuffer(r.vector, dtype=np.float32).tolist() for r in missing])
+    coll.side.mark_writing(False)
+    return found.model_copy(update={"repaired": not found.consistent})
+
+
+@asynccontextmanager
+async def guarded(coll: KBCollection) -> AsyncIterator[None]:
+    """Run a write with the marker set; repair first when the last write never finished."""
+    if await asyncio.to_thread(coll.side.writing):
+        await asyncio.to_thread(repair, coll)
+    await asyncio.to_thread(coll.side.mark_writing, True)
+    try:
+        yield
+    except asyncio.CancelledError:
+        # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is half done.
+        await asyncio.to_thread(coll.side.mark_writing, False)
+        raise
+    await asyncio.to_thread(coll.side.mark_writing, False)

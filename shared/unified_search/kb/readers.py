@@ -1,0 +1,225 @@
+"""One reader per file format: the bytes of a file in, titled texts with metadata out.
+
+Readers are pure (bytes in, ``Parsed`` out) so they run the same on a file, an
+upload or a test string. A file that cannot be read raises ``Unreadable`` with
+the reason a person should see; a format whose parser is an optional package
+names the extra to install. Formats are chosen by suffix; a file without one
+is read as plain text when its content is text, and refused when it is binary.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from unified_search._optional import require
+from unified_search.html_text import main_text
+from unified_search.kb import titles
+
+
+class Unreadable(Exception):
+    """A file that is not indexed; the message is the reason shown to the user."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A text read from a file, with its title and metadata."""
+
+    title: str
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    part: str | None = None
+    """Which record of a multi-record file (``3`` for a line or row), ``None`` for the file."""
+    id: str | None = None
+    """An ID the record names itself (a JSON Lines ``id``)."""
+
+
+Reader = Callable[[bytes, str], list[Parsed]]
+"""``(content, fallback title) -> documents``."""
+
+#: How far into a file its content is looked at to tell text from binary.
+SNIFF_BYTES = 8192
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text (a byte-order mark dropped); binary or other encodings are ``Unreadable``."""
+    if looks_binary(data):
+        raise Unreadable("binary content")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from exc
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether content is binary: a NUL byte near the start, as git and grep decide."""
+    return b"\x00" in data[:SNIFF_BYTES]
+
+
+def read_markdown(data: bytes, fallback: str) -> list[Parsed]:
+    """Markdown or plain text: front matter as metadata, the first heading as title."""
+    found = titles.markdown(decode(data), fallback)
+    return [Parsed(found.title, found.text, found.metadata)]
+
+
+def read_rst(data: bytes, fallback: str) -> list[Parsed]:
+    """reStructuredText: the first section title."""
+    found = titles.restructured(decode(data), fallback)
+    return [Parsed(found.title, found.text, found.metadata)]
+
+
+def read_html(data: bytes, fallback: str) -> list[Parsed]:
+    """An HTML page's main text, titled by its ``<title>``, else its first ``<h1>``."""
+    markup = decode(data)
+    title, text = main_text(markup)
+    return [Parsed(title or _first_h1(markup) or fallback, text)]
+
+
+class _H1(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.parts: list[str] = []
+        self.done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.depth += tag == "h1" and not self.done
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "h1" and self.depth:
+            self.depth, self.done = 0, True
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.parts.append(data)
+
+
+def _first_h1(markup: str) -> str:
+    parser = _H1()
+    parser.feed(markup)
+    return " ".join("".join(parser.parts).split())
+
+
+def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
+    """A PDF's text, page after page, titled by its metadata title (``pdf`` extra)."""
+    pypdf = require("pypdf", extra="pdf", purpose="reading PDF files")
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        pages = [page.extract_text() or "" for page in reader.pages]
+        title = str((reader.metadata or {}).get("/Title") or "").strip()
+    except Exception as exc:  # pypdf raises many types on broken files; each is one skipped file
+        raise Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
+    text = "\n\n".join(p.strip() for p in pages if p.strip())
+    return [Parsed(title or fallback, text, {"pages": len(pages)})]
+
+
+def read_docx(data: bytes, fallback: str) -> list[Parsed]:
+    """A Word document's paragraphs and tables, titled by its core title or first heading."""
+    docx = require("docx", extra="docx", purpose="reading .docx files")
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except Exception as exc:  # python-docx raises zip, XML and key errors on broken files
+        raise Unreadable(f"not a readable .docx ({type(exc).__name__}: {exc})") from exc
+    paragraphs = [(p.style.name if p.style else "", p.text.strip()) for p in document.paragraphs]
+    heading = next(
+        (text for style, text in paragraphs if text and style in ("Title", "Heading 1")), ""
+    )
+    cells = [
+        " | ".join(cell.text.strip() for cell in row.cells)
+        for table in document.tables
+        for row in table.rows
+    ]
+    text = "\n\n".join([*(t for _, t in paragraphs if t), *cells])
+    title = (document.core_properties.title or "").strip()
+    return [Parsed(title or heading or fallback, text)]
+
+
+def read_jsonl(data: bytes, fallback: str) -> list[Parsed]:
+    """One document per line: ``text`` (required), ``title``, ``id``, other scalars as metadata.
+
+    A line that is not such an object raises ``Unreadable`` naming the line, so one bad
+    line costs only itself (see ``records``).
+    """
+    found: list[Parsed] = []
+    for number, line in enumerate(decode(data).splitlines(), start=1):
+        if line.strip():
+            found.append(_record(line, number, fallback))
+    return found
+
+
+def _record(line: str, number: int, fallback: str) -> Parsed:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return _bad(number, f"not JSON ({exc.msg})")
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        return _bad(number, 'needs a "text" string field')
+    own_id = record.pop("id", None)
+    title = str(record.pop("title", "") or "") or f"{fallback} #{number}"
+    text = record.pop("text")
+    meta = titles.scalar_fields(record)
+    return Parsed(title, text, meta, str(number), str(own_id) if own_id is not None else None)
+
+
+def _bad(number: int, reason: str) -> Parsed:
+    """A record that failed: empty text, the reason in its metadata (``records`` sorts them)."""
+    return Parsed("", "", {"error": reason}, str(number))
+
+
+def read_csv(data: bytes, fallback: str) -> list[Parsed]:
+    """One document per row, written ``column: value`` per line (as LangChain's CSVLoader)."""
+    text = decode(data)
+    try:
+        dialect: Any = csv.Sniffer().sniff(text[:SNIFF_BYTES], delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    rows = csv.DictReader(io.StringIO(text), dialect=dialect)
+    found: list[Parsed] = []
+    for number, row in enumerate(rows, start=1):
+        pairs = [(str(k).strip(), (v or "").strip()) for k, v in row.items() if k is not None]
+        title = next((v for k, v in pairs if k.lower() in ("title", "name") and v), "")
+        body = "\n".join(f"{k}: {v}" for k, v in pairs if v)
+        found.append(
+            Parsed(title or f"{fallback} row {number}", body, {"row": number}, str(number))
+        )
+    return found
+
+
+#: Readers by file suffix (lower case); the name is what ``file_type`` metadata says.
+READERS: dict[str, tuple[str, Reader]] = {
+    ".md": ("markdown", read_markdown),
+    ".markdown": ("markdown", read_markdown),
+    ".txt": ("text", read_markdown),
+    ".text": ("text", read_markdown),
+    ".rst": ("rst", read_rst),
+    ".html": ("html", read_html),
+    ".htm": ("html", read_html),
+    ".pdf": ("pdf", read_pdf),
+    ".docx": ("docx", read_docx),
+    ".jsonl": ("jsonl", read_jsonl),
+    ".ndjson": ("jsonl", read_jsonl),
+    ".csv": ("csv", read_csv),
+}
+
+
+def reader_for(suffix: str, head: bytes) -> tuple[str, Reader]:
+    """The reader of a file with ``suffix`` whose content starts with ``head``.
+
+    Raises:
+        Unreadable: an unknown suffix, or a file without a suffix that is binary.
+    """
+    if not suffix:
+        if looks_binary(head):
+            raise Unreadable("binary content (no file type to read it as)")
+        return "text", read_markdown
+    found = READERS.get(suffix.lower())
+    if found is None:
+        raise Unreadable(f"unsupported file type {suffix}")
+    return found
