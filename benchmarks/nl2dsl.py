@@ -6,14 +6,16 @@ several ways of asking it. A question is *right* when the rows it returns are
 the gold rows (the same model rows by id, or, for figures and distinct values,
 rows holding the gold values), *refused* when the search declines with
 INVALID_QUERY, and *wrong* otherwise — a wrong answer is worse than a refusal.
-Every question runs on SQLite and, when reachable, on PostgreSQL (a throw-away
-schema). The peer is a naive LIKE search of every raw question word over every
+Every question runs on SQLite and, when reachable, on PostgreSQL (throw-away
+schemas: views are copied too, and the tables a file lists under
+``postgres_schemas`` go to a second schema the search reaches through
+``db.schemas``, named ``schema.table``). The peer is a naive LIKE search of every raw question word over every
 text column of every table.
 
     python benchmarks/nl2dsl.py [--data DIR] [--postgres URL] [--json PATH] [--show-misses]
 
-The held-out files were written before the generator was extended; they are
-reported on their own rows. ``blind/`` holds questions over a fourth schema
+The held-out files were written before the generator was extended (each says
+what it measured before); they are reported on their own rows. ``blind/`` holds questions over a fourth schema
 written after the held-out files had been evaluated once, run once.
 """
 
@@ -113,29 +115,62 @@ def build_sqlite(spec: dict[str, Any], data: Path, folder: Path) -> Path:
     return target
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where one run searches: the URL and schemas the handler is given, and the URL gold reads."""
+
+    url: str
+    gold_url: str
+    schemas: tuple[str, ...] = ()
+
+
 @contextmanager
-def postgres_copy(source: Path, base_url: str) -> Iterator[str]:
-    """Copy a SQLite database into a fresh PostgreSQL schema; drop it afterwards."""
+def postgres_copy(source: Path, base_url: str, moved: dict[str, list[str]]) -> Iterator[Target]:
+    """Copy a SQLite database (tables, then views) into fresh PostgreSQL schemas; drop them after.
+
+    Tables named in ``moved`` (``{"ops": ["staff"]}``) go to a second schema, exposed through
+    ``db.schemas`` as ``schema.table``; everything else lands in the connection's default schema.
+    """
     schema = "bench_" + uuid.uuid4().hex[:10]
+    home = {table: f"{schema}_{name}" for name, tables in moved.items() for table in tables}
+    extra = sorted(set(home.values()))
     admin = sa.create_engine(base_url)
     reader = sa.create_engine(f"sqlite:///{source}")
+    path = ",".join([schema, *extra])
     with admin.begin() as conn:
-        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        for name in [schema, *extra]:
+            conn.execute(sa.text(f'CREATE SCHEMA "{name}"'))
     try:
         meta = sa.MetaData()
         meta.reflect(reader)
-        target = sa.MetaData(schema=schema)
-        tables = [t.to_metadata(target) for t in meta.sorted_tables]
+        target = sa.MetaData()
+
+        def schema_of(table: sa.Table, to: sa.MetaData, constraint: Any, referred: Any) -> str:
+            return home.get(constraint.elements[0].column.table.name, schema)
+
+        tables = [
+            t.to_metadata(target, schema=home.get(t.name, schema), referred_schema_fn=schema_of)
+            for t in meta.sorted_tables
+        ]
         target.create_all(admin)
         with reader.connect() as src, admin.begin() as dst:
             for table, copy in zip(meta.sorted_tables, tables, strict=True):
                 rows = [dict(r) for r in src.execute(sa.select(table)).mappings()]
                 dst.execute(sa.insert(copy), rows)
-        yield f"{base_url}?options=-csearch_path%3D{schema}"
+            dst.execute(sa.text(f"SET LOCAL search_path TO {path}"))
+            views = src.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'view'")
+            for (view,) in views:
+                dst.execute(sa.text(view))
+        yield Target(
+            f"{base_url}?options=-csearch_path%3D{schema}",
+            f"{base_url}?options=-csearch_path%3D{path.replace(',', '%2C')}",
+            tuple(extra),
+        )
     finally:
         reader.dispose()
         with admin.begin() as conn:
-            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            for name in [schema, *extra]:
+                conn.execute(sa.text(f'DROP SCHEMA "{name}" CASCADE'))
         admin.dispose()
 
 
@@ -207,9 +242,10 @@ def _holds(row: list[Any], gold_row: tuple[Any, ...]) -> bool:
 # -- systems --------------------------------------------------------------------------------
 
 
-def ours(url: str, today: dt.date) -> tuple[System, DBHandler]:
+def ours(target: Target, today: dt.date) -> tuple[System, DBHandler]:
     handler = DBHandler(today=lambda: today)
-    config = SearchConfig.load(profile={"db": {"url": url, "max_results": MAX_ROWS}})
+    db = {"url": target.url, "max_results": MAX_ROWS, "schemas": list(target.schemas)}
+    config = SearchConfig.load(profile={"db": db})
     ctx = SearchContext(config=config, request_id="bench")
 
     async def run(question: str) -> Answer:
@@ -224,19 +260,25 @@ def ours(url: str, today: dt.date) -> tuple[System, DBHandler]:
         if result.items and all(i.record_id is None for i in result.items):
             values = [[normal(v) for v in (i.data or {}).values()] for i in result.items]
             return Answer("values", values, note)
-        rows = {(i.model or "", i.record_id or "") for i in result.items}
+        rows = {(table_of(i.model or ""), i.record_id or "") for i in result.items}
         values = [[normal(v) for v in (i.data or {}).values()] for i in result.items]
         return Answer("rows", rows, note, values)
 
     return run, handler
 
 
-def naive(url: str) -> System:
+def table_of(model: str) -> str:
+    """A model's table name: ``ops.staff`` on PostgreSQL is ``staff`` in the gold files."""
+    return model.rpartition(".")[2]
+
+
+def naive(url: str, schemas: tuple[str, ...] = ()) -> System:
     engine = sa.create_engine(url)
     meta = sa.MetaData()
-    meta.reflect(engine)
+    for schema in (None, *schemas):
+        meta.reflect(engine, schema=schema)
     text = {
-        t.name: [c for c in t.columns if isinstance(c.type, sa.String)]
+        t.key: [c for c in t.columns if isinstance(c.type, sa.String)]
         for t in meta.sorted_tables
         if list(t.primary_key.columns)
     }
@@ -258,7 +300,8 @@ def naive(url: str) -> System:
                 query = sa.select(*table.primary_key.columns).where(
                     *(haystack.like(f"%{w}%") for w in words)
                 )
-                rows |= {(name, str(r[0])) for r in conn.execute(query.limit(MAX_ROWS))}
+                found = conn.execute(query.limit(MAX_ROWS))
+                rows |= {(table_of(name), str(r[0])) for r in found}
         return Answer("rows", rows)
 
     return run
@@ -283,18 +326,18 @@ async def evaluate(
     return tally
 
 
-async def run_file(spec: dict[str, Any], url: str, explain: bool) -> dict[str, Tally]:
+async def run_file(spec: dict[str, Any], target: Target, explain: bool) -> dict[str, Tally]:
     today = dt.date.fromisoformat(spec["today"])
-    plain = sa.create_engine(url)
+    plain = sa.create_engine(target.gold_url)
     try:
         gold = [gold_answer(plain, intent["gold"]) for intent in spec["intents"]]
     finally:
         plain.dispose()
-    system, handler = ours(url, today)
+    system, handler = ours(target, today)
     await system(spec["intents"][0]["questions"][0])  # warm schema and value caches once
     results = {OURS: await evaluate(system, spec, gold, explain)}
     await handler.aclose()
-    results[PEER] = await evaluate(naive(url), spec, gold, False)
+    results[PEER] = await evaluate(naive(target.url, target.schemas), spec, gold, False)
     return results
 
 
@@ -366,10 +409,12 @@ async def main() -> None:
             source = build_sqlite(spec, args.data, folder)
             for engine in engines:
                 if engine == "sqlite":
-                    found = await run_file(spec, f"sqlite:///{source}", args.show_misses)
+                    local = Target(f"sqlite:///{source}", f"sqlite:///{source}")
+                    found = await run_file(spec, local, args.show_misses)
                 else:
-                    with postgres_copy(source, args.postgres) as url:
-                        found = await run_file(spec, url, args.show_misses)
+                    moved = spec.get("postgres_schemas", {})
+                    with postgres_copy(source, args.postgres, moved) as target:
+                        found = await run_file(spec, target, args.show_misses)
                 for system, tally in found.items():
                     part = spec["part"]
                     rows.append((part, spec["schema"], engine, system, tally.metrics()))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from unified_search._optional import require
+from unified_search.db.understanding import understood_json
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.types import SearchType
@@ -118,6 +119,7 @@ def _search_endpoint(session: SearchSession) -> Any:
                 "xml": response.context.xml,
                 "prompt": response.context.prompt,
                 "errors": [error.model_dump(mode="json") for error in response.errors],
+                "understood": understood_json(response.results),
                 "duration_ms": round(response.duration_ms, 3),
             }
         )

@@ -84,7 +84,7 @@ def test_database_answers_show_how_the_question_was_understood() -> None:
     assert "understood as: books where genre = Fantasy; not understood: [red]wobbly[/red]" in text
     assert "read bokks → books" in text and "warning: writer returned an unusable DSL" in text
     shown = json.loads(_json(db))["understood"]
-    assert shown == [understanding.model_dump(mode="json")]
+    assert shown == [{"line": understanding.line(), **understanding.model_dump(mode="json")}]
 
 
 def _json(value: SearchResponse) -> str:

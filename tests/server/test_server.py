@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
+from unified_search.db.sample import build_shop_database
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
@@ -193,3 +194,23 @@ async def test_a_bad_request_id_is_422_naming_it(client: httpx.AsyncClient, valu
     response = await client.post("/api/search", json=body)
     assert response.status_code == 422
     assert response.json()["detail"][0]["field"] == "request_id"
+
+
+async def test_database_answers_say_how_the_question_was_understood(tmp_path: Path) -> None:
+    """Answered or refused, a database question comes back with its "understood as" line."""
+    shop = build_shop_database(tmp_path / "shop.db")
+    store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+    searcher = Searcher({"db": {"url": f"sqlite:///{shop}"}}, store=store)
+    transport = httpx.ASGITransport(app=create_app(searcher, store))
+    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+        answered = await search(http, query="products under $50", types=["db"])
+        refused = await http.post(
+            "/api/search", json={"query": "products of wobbly zorblax", "types": ["db"]}
+        )
+    await searcher.aclose()
+    [understood] = answered["understood"]
+    assert understood["line"] == "understood as: products where price < 50"
+    assert understood["generator"] == "builtin" and answered["references"]
+    # The only source refused: the 422 names the words it could not read and what it read.
+    assert refused.status_code == 422 and refused.json()["code"] == "INVALID_QUERY"
+    assert "(understood as: products; not understood: wobbly, zorblax)" in refused.json()["detail"]

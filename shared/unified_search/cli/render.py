@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from unified_search.db.understanding import Understanding
+from unified_search.db.understanding import understandings, understood_json
 from unified_search.errors import ErrorInfo
 from unified_search.events import TraceNode
 from unified_search.format import flat
@@ -62,22 +62,16 @@ def response_json(response: SearchResponse) -> dict[str, Any]:
         "references": [ref.model_dump(mode="json") for ref in response.references],
         "errors": [error.model_dump(mode="json") for error in response.errors],
         "trace": [trace_row(node) for node in response.trace if node.kind == "search_item"],
-        "understood": [u.model_dump(mode="json") for u in understandings(response)],
+        "understood": understood_json(response.results),
         "xml": response.context.xml,
         "prompt": response.context.prompt,
     }
 
 
-def understandings(response: SearchResponse) -> list[Understanding]:
-    """How each database request read its question (see ``Understanding``)."""
-    found = [Understanding.of(result) for result in response.results if result is not None]
-    return [u for u in found if u is not None]
-
-
 def understood_lines(response: SearchResponse) -> list[str]:
     """``understood as: …`` per database request, with its corrections and warnings."""
     lines = []
-    for understanding in understandings(response):
+    for understanding in understandings(response.results):
         lines.append(understanding.line())
         if understanding.corrections:
             lines.append(f"  read {', '.join(understanding.corrections)}")

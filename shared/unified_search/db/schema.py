@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -218,16 +219,7 @@ class SchemaCatalog:
             table = self._tables.get(name)
             if table is None:
                 schema, _, table_name = name.rpartition(".")
-                table = self._read(
-                    executor,
-                    lambda conn: sa.Table(
-                        table_name,
-                        sa.MetaData(),
-                        schema=schema or None,
-                        autoload_with=conn,
-                        resolve_fks=False,
-                    ),
-                )
+                table = self._read(executor, lambda conn: _reflect(conn, table_name, schema))
                 self._tables[name] = table
         return build_schema(table, settings, name)
 
@@ -241,6 +233,29 @@ class SchemaCatalog:
         return (executor or ReadOnlyExecutor(self.engine, timeout=_READ_TIMEOUT)).call_sync(work)
 
 
+def _reflect(conn: sa.Connection, name: str, schema: str) -> sa.Table:
+    """Reflect a table or view; a column the database gives no type gets its values' type.
+
+    SQLite declares no type for a view's computed columns (``COUNT(*) AS visits``): without
+    this, "more than 5 visits" would find no number to compare.
+    """
+    table = sa.Table(
+        name, sa.MetaData(), schema=schema or None, autoload_with=conn, resolve_fks=False
+    )
+    for column in table.columns:
+        if isinstance(column.type, sa.types.NullType):
+            query = sa.select(column).where(column.is_not(None)).limit(1)
+            value = conn.execute(query).scalar()
+            column.type = _TYPE_OF_VALUE.get(type(value), sa.types.NullType)()
+    return table
+
+
+_TYPE_OF_VALUE: dict[type[Any], type[sa.types.TypeEngine[Any]]] = {
+    int: sa.Integer,
+    float: sa.Float,
+    Decimal: sa.Numeric,
+    str: sa.String,
+}
 #: Seconds a schema read may take when no executor (and so no configured deadline) is given.
 _READ_TIMEOUT = 30.0
 

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -60,3 +61,14 @@ class Understanding(BaseModel):
         metadata = getattr(result, "metadata", None)
         data = metadata.get(KEY) if isinstance(metadata, dict) else None
         return cls.model_validate(data) if isinstance(data, dict) else None
+
+
+def understandings(results: Iterable[Any]) -> list[Understanding]:
+    """Return how each database result among ``results`` read its question, in order."""
+    found = (Understanding.of(result) for result in results if result is not None)
+    return [u for u in found if u is not None]
+
+
+def understood_json(results: Iterable[Any]) -> list[dict[str, Any]]:
+    """The JSON a program or an HTTP client sees: each understanding with its one-line form."""
+    return [{"line": u.line(), **u.as_metadata()} for u in understandings(results)]

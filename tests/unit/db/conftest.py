@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import uuid
@@ -17,7 +18,9 @@ from unified_search.db.compiler import compile_dsl
 from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
+from unified_search.db.nl.vocabulary import Domain
 from unified_search.db.sample import build_shop_database
+from unified_search.db.samples import ValueSampler
 from unified_search.db.schema import ModelSchema, SchemaCatalog
 from unified_search.handler import SearchContext
 
@@ -277,3 +280,24 @@ def read_sql() -> Callable[[str, str], list[tuple[Any, ...]]]:
             return [tuple(row) for row in conn.execute(sa.text(sql))]
 
     return run
+
+
+@pytest.fixture(scope="session")
+def sampled_domain() -> Callable[..., Domain]:
+    """Build the builtin generator's view of a SQLite file: its models and sampled values."""
+
+    def build(path: Path, lexicon: dict[str, str] | None = None) -> Domain:
+        engine = create_readonly_engine(f"sqlite:///{path}")
+        catalog = SchemaCatalog(engine)
+        models = {name: catalog.model(name, ModelSettings()) for name in catalog.names()}
+        executor = ReadOnlyExecutor(engine, timeout=5)
+        sampler = ValueSampler(limit=50, rows=1000, ttl=300)
+
+        async def sample() -> dict[str, Any]:
+            return {n: await sampler.sample(m, executor, {}) for n, m in models.items()}
+
+        samples = asyncio.run(sample())
+        engine.dispose()
+        return Domain(models, samples, lexicon or {})
+
+    return build

@@ -7,8 +7,8 @@ the generator runs here; ``test_answers.py`` checks rows on both databases.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,43 +17,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from unified_search.db.compiler import compile_dsl
-from unified_search.db.config import ModelSettings
 from unified_search.db.describe import describe
-from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
 from unified_search.db.nl.dates import find_dates
 from unified_search.db.nl.generate import Interpretation, interpret
 from unified_search.db.nl.vocabulary import Domain, Sample
-from unified_search.db.samples import ValueSampler
-from unified_search.db.schema import SchemaCatalog
 from unified_search.errors import ErrorCode, SearchError
 
+DomainOf = Callable[..., Domain]
 SHOP_TODAY = dt.date(2025, 6, 15)  # a Sunday
 LIBRARY_TODAY = dt.date(2024, 5, 20)  # as in conftest's library
 
 
-def _domain(path: Path, lexicon: dict[str, str] | None = None) -> Domain:
-    engine = create_readonly_engine(f"sqlite:///{path}")
-    catalog = SchemaCatalog(engine)
-    models = {name: catalog.model(name, ModelSettings()) for name in catalog.names()}
-    executor = ReadOnlyExecutor(engine, timeout=5)
-    sampler = ValueSampler(limit=50, rows=1000, ttl=300)
-
-    async def sample() -> dict[str, Any]:
-        return {n: await sampler.sample(m, executor, {}) for n, m in models.items()}
-
-    samples = asyncio.run(sample())
-    engine.dispose()
-    return Domain(models, samples, lexicon or {})
+@pytest.fixture(scope="module")
+def shop(shop_file: Path, sampled_domain: DomainOf) -> Domain:
+    return sampled_domain(shop_file)
 
 
 @pytest.fixture(scope="module")
-def shop(shop_file: Path) -> Domain:
-    return _domain(shop_file)
-
-
-@pytest.fixture(scope="module")
-def library(library_file: Path) -> Domain:
-    return _domain(library_file)
+def library(library_file: Path, sampled_domain: DomainOf) -> Domain:
+    return sampled_domain(library_file)
 
 
 def read(domain: Domain, question: str, today: dt.date = SHOP_TODAY) -> Interpretation:
@@ -276,8 +258,10 @@ def test_column_synonyms_and_demonyms(shop: Domain, library: Domain) -> None:
     assert dsl(shop, "French customers")["wheres"] == [cond("country", "=", "France")]
 
 
-def test_the_configured_lexicon_is_read_like_question_text(library_file: Path) -> None:
-    domain = _domain(library_file, lexicon={"tomes": "books", "scribe": "author"})
+def test_the_configured_lexicon_is_read_like_question_text(
+    library_file: Path, sampled_domain: DomainOf
+) -> None:
+    domain = sampled_domain(library_file, {"tomes": "books", "scribe": "author"})
     reading = read(domain, "tomes by the scribe Lin Wu", LIBRARY_TODAY)
     assert reading.plans[0].dsl.model == "books" and reading.unknown == ()
     assert "tomes → books" in reading.notes

@@ -123,6 +123,7 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
 def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
     """Apply the user's lexicon, then correct misspellings, noting each change."""
     notes: list[str] = []
+    text = re.sub(r"\bno\.?\s+(?=of\b)", "number ", text)  # "no. of bookings"
     text = re.sub(r"[a-z]+", lambda m: ABBREVIATIONS.get(m.group(), m.group()), text)
     for phrase, meaning in domain.lexicon.items():
         pattern = word_pattern(normalise(phrase))

@@ -61,6 +61,7 @@ PERSON_WORDS = _words("who whom people person persons anyone someone somebody ev
 #: Column-name words that mark a model of people (they have these, things do not).
 PERSON_COLUMNS = _words(
     "email phone mobile birth born first_name last_name firstname lastname surname gender"
+    " hired hire salary wage"
 )
 
 

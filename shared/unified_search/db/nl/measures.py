@@ -46,6 +46,7 @@ _MEASURES = {
     "length": _LENGTH_WORDS,
     "popularity": POPULARITY_WORDS,
 }
+_SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
 _SORTABLE = ("int", "float", "date", "datetime", "str")
@@ -60,8 +61,11 @@ def _count() -> Aggregate:
 
 def shape(p: Planner) -> None:
     """Rank or count related rows per subject row, when the question asks that of a named subject."""
-    named = any(p.subject in {m.model for m in x.of("model")} for x in p.mentions)
+    # The subject must be what the question is about: named, or the model of a value it names.
+    named = any(p.subject in {m.model for m in x.of("model") + x.of("value")} for x in p.mentions)
     if not named and not p.reading.person:
+        return
+    if _units_sold(p):
         return
     for wish in p.reading.orders:
         measure = _order_column(p, wish)
@@ -81,6 +85,26 @@ def shape(p: Planner) -> None:
         if _count_test(p, test):
             p.handled.add(id(test))
             return
+
+
+def _units_sold(p: Planner) -> bool:
+    """Read "how many espressos did we sell": the units on the rows that sold them, summed."""
+    cue = p.reading.figure
+    verb = _SOLD.search(p.reading.text, cue.end) if cue is not None else None
+    if cue is None or verb is None or cue.fn != "count" or p.reading.person:
+        return False
+    sold = _sold(p)
+    paths = p.domain.relations.paths(sold.model, p.subject) if sold is not None else []
+    if sold is None or not paths or not all(s.forward for s in paths[0]):
+        return False
+    p.head = p.subject
+    p.draft.subject = sold.model  # what was sold is reached from the rows that sold it
+    figure = Aggregate(fn="sum", field=sold.column) if sold.column else _count()
+    p.draft.aggregates = [figure]
+    p.understood(cue.start, cue.end)
+    p.understood(*verb.span())
+    p.reading.figure = None
+    return True
 
 
 def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:

@@ -169,6 +169,9 @@ def apply_stock(reading: Reading) -> None:
             reading.numbers.append(NumberTest(op, [0], start, match.end(), hint="stock"))
             reading.take(start, match.end())
     for match in list(_FREE.finditer(reading.rest)):
+        before = re.search(r"[^\s-]+[\s-]+$", reading.text[: match.start()])
+        if before is not None and _named(reading, reading.text[before.start() : match.end()]):
+            continue  # "gluten free" names a column or a value, not a price of zero
         reading.numbers.append(NumberTest(Op.EQ, [0], match.start(), match.end(), currency=True))
         reading.take(match.start(), match.end())
 
@@ -176,6 +179,10 @@ def apply_stock(reading: Reading) -> None:
 def _is_value(reading: Reading, phrase: str) -> bool:
     meanings = reading.vocabulary.meanings(tokenize(phrase))
     return any(m.kind == "value" for m in meanings)
+
+
+def _named(reading: Reading, phrase: str) -> bool:
+    return any(m.kind != "model" for m in reading.vocabulary.meanings(tokenize(phrase)))
 
 
 def apply_limit(reading: Reading) -> None:

@@ -36,7 +36,7 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
     (r"\byoungest\b", "age", "desc"),  # the latest birth date, where there is one
     (r"\boldest\b|最老", "age", "asc"),
     (
-        r"\bmost popular\b|\bbest[- ]?sell(?:ing|er|ers)\b|\btop[- ]selling\b|\bsold the most\b|最受欢迎|最畅销|销量最高",
+        r"\bmost popular\b|\bbest[- ]?sell(?:ing|er|ers)\b|\btop[- ]selling\b|\b(?:sold|sells?) the most\b|最受欢迎|最畅销|销量最高",
         "popularity",
         "desc",
     ),

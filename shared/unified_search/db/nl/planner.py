@@ -242,7 +242,7 @@ class Planner:
             self._related(mention, mention.of("model")[0].model)
             return
         columns = [m for m in mention.of("column") if self.draft.reachable(m.model)]
-        if not columns or self._empty(mention, columns):
+        if not columns or self._empty(mention, columns) or self._flag(mention, columns):
             return
         related = {m.model for m in columns} - {self.subject}
         dated = all(self.column(m).kind in ("date", "datetime") for m in columns)
@@ -254,6 +254,8 @@ class Planner:
         cue = self.reading.figure
         if cue is not None and cue.start <= mention.start < cue.end:
             return  # "total" read as a total that found nothing to sum: not understood
+        if all(m.model != self.subject for m in columns):
+            return  # a related model's column named bare ("bookings of …") shows nothing here
         self.used.add(mention.start)  # a column named only to show or compare it
 
     def _best_value(self, mention: Mention, values: list[Meaning]) -> Meaning:
@@ -328,10 +330,15 @@ class Planner:
         return True
 
     def _cue_for(self, mention: Mention) -> tuple[int, int] | None:
-        """The negation cue closest before ``mention``, with no clause break or claim between."""
+        """The negation cue closest before ``mention``, with no clause break or claim between.
+
+        A cue that already governs something closer to it is spent ("non-vegetarian mains").
+        """
         for start, end in sorted(self.reading.negations, key=lambda c: -c[0]):
             if end > mention.start:
                 continue
+            if not self.reading.free(start, end):
+                return None
             between = self.reading.text[end : mention.start]
             if any(mark in between for mark in (",", ";", " and ", " or ", " but ")):
                 return None
@@ -355,6 +362,22 @@ class Planner:
         if self.negated(mention) and branch is not None:
             branch.negated = True
         self.understood(mention.start, mention.end, 0.5)
+
+    def _flag(self, mention: Mention, columns: list[Meaning]) -> bool:
+        """Read a yes/no column named as a quality: "vegetarian dishes", "non-VIP guests"."""
+        flags = [m for m in columns if self.column(m).kind == "bool" and self.value_column(m)]
+        if not flags:
+            return False
+        chosen = min(flags, key=lambda m: m.model != self.subject)
+        placed = self.draft.field(chosen.model, chosen.column or "")
+        if placed is None:
+            return False
+        negated = self.negated(mention)
+        across = negated and placed[1] is not None  # "guests who never ordered a vegetarian dish"
+        value = not (negated and not across)
+        self.where(placed, Where(field=placed[0], op=Op.EQ, value=value), across)
+        self.understood(mention.start, mention.end, self.weight(chosen.model))
+        return True
 
     def _empty(self, mention: Mention, columns: list[Meaning]) -> bool:
         """Read "no rating", "without a manager", "not returned": the column is empty.

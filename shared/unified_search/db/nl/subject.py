@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unified_search.db.nl.reading import NEAR, Mention, Reading
-from unified_search.db.nl.vocabulary import Domain, is_person_model
+from unified_search.db.nl.vocabulary import Domain, Meaning, is_person_model
 
 
 def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[str]:
@@ -30,10 +30,15 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
         return [named[0]]
     if reading.person and people:
         return people
-    targets = _targets(reading, mentions, allowed)
+    targets = _targets(reading, domain, mentions, allowed)
     if targets:
         return targets
-    hosts = {meaning.model for m in mentions for meaning in m.meanings if meaning.model in allowed}
+    hosts = {
+        meaning.model
+        for m in mentions
+        for meaning in m.meanings
+        if meaning.model in allowed and not _key(domain, meaning)
+    }
     hosts |= {m for keyword, _ in reading.keywords for m, _ in keyword.places if m in allowed}
     return sorted(hosts) or named[:1]
 
@@ -55,7 +60,15 @@ def _counted(reading: Reading, mentions: list[Mention], people: list[str]) -> st
     return None
 
 
-def _targets(reading: Reading, mentions: list[Mention], allowed: Sequence[str]) -> list[str]:
+def _key(domain: Domain, meaning: Meaning) -> bool:
+    """Tell whether a meaning is a foreign key: its words name another model's rows, not these."""
+    column = domain.models[meaning.model].columns.get(meaning.column or "")
+    return meaning.kind == "column" and column is not None and column.foreign_key is not None
+
+
+def _targets(
+    reading: Reading, domain: Domain, mentions: list[Mention], allowed: Sequence[str]
+) -> list[str]:
     """The model whose columns the question orders by or aggregates, when exactly one is."""
     spans = [w.term for w in reading.orders if w.term is not None]
     if reading.figure is not None:
@@ -66,7 +79,7 @@ def _targets(reading: Reading, mentions: list[Mention], allowed: Sequence[str]) 
         for m in mentions
         if start <= m.start < end and not m.of("model")
         for c in m.of("column")
-        if c.model in allowed
+        if c.model in allowed and not _key(domain, c)
     }
     return sorted(found) if len(found) == 1 else []
 

@@ -26,7 +26,8 @@ _CONTRACTIONS = (
     (re.compile(r"\bwon'?t\b"), "will not"),
     (re.compile(r"\b(\w+)n't\b"), r"\1 not"),
 )
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|[\u3400-\u9fff]+|[$€£¥%<>=+]")
+_LATIN = "a-z0-9\u00df-\u00f6\u00f8-\u024f"  # accented letters are letters: "éclair", "müller"
+_TOKEN = re.compile(rf"[{_LATIN}]+(?:[.'][{_LATIN}]+)*|[\u3400-\u9fff]+|[$€£¥%<>=+]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _stemmer = Stemmer.Stemmer("english")
 
@@ -79,9 +80,17 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+def fold(word: str) -> str:
+    """Drop accents, so "crème brûlée" and "creme brulee" are looked up alike."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Return the Snowball stem of an English word; other words are returned unchanged."""
+    """Return the Snowball stem of an English word (accents dropped); others come back unchanged."""
+    word = fold(word)
     if not word.isascii() or not word.isalpha():
         return word
     result: str = _stemmer.stemWord(word)
@@ -90,8 +99,9 @@ def stem(word: str) -> str:
 
 def stem_all(words: Sequence[str]) -> list[str]:
     """Return the stems of many words at once (the stemmer works through them in C)."""
-    stems: list[str] = _stemmer.stemWords(list(words))
-    return [s if w.isascii() and w.isalpha() else w for w, s in zip(words, stems, strict=True)]
+    folded = [fold(w) for w in words]
+    stems: list[str] = _stemmer.stemWords(folded)
+    return [s if w.isascii() and w.isalpha() else w for w, s in zip(folded, stems, strict=True)]
 
 
 def singular(word: str) -> str:
@@ -124,7 +134,7 @@ def stems(text: str) -> tuple[str, ...]:
 
 def compact(text: str) -> str:
     """Return the letters and digits of ``text`` only: "Sci-Fi", "sci fi" and "scifi" agree."""
-    return "".join(ch for ch in normalise(text) if ch.isalnum())
+    return "".join(ch for ch in fold(normalise(text)) if ch.isalnum())
 
 
 def name_words(name: str) -> list[str]:

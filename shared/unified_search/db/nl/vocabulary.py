@@ -24,6 +24,7 @@ from unified_search.db.nl import lexicon
 from unified_search.db.nl.text import (
     Token,
     compact,
+    fold,
     name_words,
     plural,
     singular,
@@ -134,6 +135,8 @@ class Vocabulary:
                     self._add_value(schema.name, column_name, value, searchable=searchable)
             for column_name, words in sample.words.items():
                 self._add_data_words(schema.name, column_name, words)
+        for schema in domain.models.values():
+            self._add_model_parts(schema)
 
     # -- building -------------------------------------------------------------------------
 
@@ -141,7 +144,8 @@ class Vocabulary:
         tokens = tokenize(phrase.lower())
         words = self._names if meaning.exact else self._words
         for token in tokens:
-            words.update({token.text, singular(token.text), plural(singular(token.text))})
+            word = fold(token.text)
+            words.update({word, singular(word), plural(singular(word))})
         key = _key(tokens, meaning.kind)
         if key and len(key) <= MAX_PHRASE:
             self._phrases.setdefault(key, {})[meaning] = None
@@ -154,17 +158,46 @@ class Vocabulary:
         if schema.settings.label:
             self._add(schema.settings.label, meaning)
         synonym = Meaning("model", schema.name, exact=False)
-        for other in lexicon.MODEL_SYNONYMS.get(stem(words[-1]), ()) if words else ():
-            self._add(other, synonym)
+        head = stem(words[-1]) if words else ""
+        for key, others in lexicon.MODEL_SYNONYMS.items():
+            # Each line is a set of names for one thing: a model called "staff" is also "employees".
+            if key == head or head in {stem(o) for o in others}:
+                self._phrases.setdefault((key,), {})[synonym] = None
+                for other in others:
+                    if stem(other) != head:
+                        self._add(other, synonym)
+
+    def _add_model_parts(self, schema: ModelSchema) -> None:
+        """Let one word of a longer model name name it ("menu", "tables" for ``dining_tables``).
+
+        Only words that name no model on their own: "order" names ``orders`` where there is one,
+        ``order_lines`` only where there is not.
+        """
+        words = name_words(schema.name.rpartition(".")[2])
+        if len(words) < 2:
+            return
+        part = Meaning("model", schema.name, exact=False)
+        for word in words:
+            key = (stem(word),)
+            named = any(m.kind == "model" and m.exact for m in self._phrases.get(key, {}))
+            if word not in GENERIC and word not in lexicon.FILLER and not named:
+                self._add(word, part)
 
     def _add_column(self, schema: ModelSchema, column: ColumnInfo) -> None:
         words = name_words(column.name)
         meaning = Meaning("column", schema.name, column.name)
         self._add(" ".join(words), meaning)
         specific = [w for w in words if w not in GENERIC]
-        for word in specific:
-            self._add(word, meaning)
+        # A key's words that name the model it points to name that model, not the key:
+        # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
+        # A view declares no keys: there an ``…_id`` column is taken for one.
+        target = (column.foreign_key or "").rpartition(".")[0].rpartition(".")[2]
+        pointed = {stem(w) for w in name_words(target)}
+        if not column.primary_key and words[-1:] == ["id"] and not target:
+            pointed = {stem(w) for w in specific}
         loose = Meaning("column", schema.name, column.name, exact=False)
+        for word in specific:
+            self._add(word, loose if stem(word) in pointed else meaning)
         for word in specific:
             for other in lexicon.SYNONYMS.get(stem(word), ()):
                 self._add(other, loose)
@@ -188,7 +221,7 @@ class Vocabulary:
 
     def _add_data_words(self, model: str, column: str, words: Iterable[str]) -> None:
         kept = [w for w in words if len(w) >= 2 and not w.isdigit()]
-        self._names.update(kept)
+        self._names.update(fold(w) for w in kept)
         place = (model, column)
         for word, root in zip(kept, stem_all(kept), strict=True):
             self._data.setdefault(root, {}).setdefault(place, set()).add(word)
@@ -199,7 +232,7 @@ class Vocabulary:
         """Return what the phrase ``tokens`` names: models, columns or values."""
         found = [m for m in self._phrases.get(_key(tokens, "model"), {}) if m.kind != "value"]
         found += [m for m in self._phrases.get(_key(tokens, "value"), {}) if m.kind == "value"]
-        joined = "".join(t.text for t in tokens)
+        joined = fold("".join(t.text for t in tokens))
         for key in dict.fromkeys((joined, singular(joined))):  # "e-books" finds "ebook"
             for meaning in self._compact.get(key, {}):
                 if meaning not in found:
@@ -302,7 +335,7 @@ def _prefixes(text: str, words: Sequence[str]) -> bool:
 def _key(tokens: Sequence[Token], kind: Kind) -> tuple[str, ...]:
     """Models and columns are looked up by stem ("ordered" → orders), values by singular only."""
     if kind == "value":
-        return tuple(singular(t.text) for t in tokens)
+        return tuple(singular(fold(t.text)) for t in tokens)
     return tuple(t.stem for t in tokens)
 
 
