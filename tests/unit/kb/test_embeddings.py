@@ -17,6 +17,7 @@ from unified_search.kb.embeddings import (
     embedding_from_config,
 )
 from unified_search.kb.openai_embedding import OpenAIEmbedding
+from unified_search.models.e5 import E5SmallEmbedding
 
 
 def test_default_embedding_is_offline_normalised_and_semantic() -> None:
@@ -65,7 +66,15 @@ def test_framework_adapters_by_duck_typing() -> None:
     assert isinstance(lc, LangChainEmbedding) and lc.name == "lc-model"
     assert isinstance(li, LlamaIndexEmbedding) and li.name == "li-model"
     assert lc(["abc"]) == [[3.0, 1.0]]
+    assert lc.embed_query("abc") == [0.0, 0.0]  # LangChain's own query form is kept
     assert li(["ab"]) == [[1.0, 2.0]]
+
+
+def test_an_object_following_the_protocol_is_used_as_it_is() -> None:
+    model = default_embedding()
+    assert as_embedding_function(model) is model  # its window and token count stay visible
+    renamed = as_embedding_function(model, name="mine")
+    assert renamed is not model and renamed.name == "mine"
 
 
 def test_plain_callable_needs_a_name() -> None:
@@ -128,3 +137,15 @@ def test_openai_embedding_network_failure() -> None:
     with pytest.raises(SearchError) as info:
         OpenAIEmbedding("m", transport=httpx.MockTransport(fail))(["x"])
     assert info.value.code is ErrorCode.NETWORK_ERROR
+
+
+def test_the_quality_preset_embeds_offline_with_query_and_passage_forms() -> None:
+    embed = embedding_from_config(EmbeddingConfig(provider="quality", threads=1))
+    assert isinstance(embed, E5SmallEmbedding) and embed.name == "multilingual-e5-small-q4"
+    passages = np.array(embed(["a cat sits on the mat", "interest rates rose again"]))
+    query = np.array(embed.embed_query("where is the cat sitting"))
+    assert passages.shape == (2, 384) and query.shape == (384,)
+    assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-4)
+    assert query @ passages[0] > query @ passages[1]
+    assert not np.allclose(query, np.array(embed(["where is the cat sitting"]))[0])
+    assert embed([]) == []

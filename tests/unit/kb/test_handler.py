@@ -345,3 +345,25 @@ async def test_unnormalised_vectors_still_give_cosine_in_0_1(
 def _named(function: Any, name: str) -> Any:
     function.name = name
     return function
+
+
+async def test_an_embedding_with_a_query_form_embeds_queries_that_way(
+    config: SearchConfig, ctx: SearchContext, make_embedding: Any
+) -> None:
+    class Asymmetric(make_embedding):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__(name="asymmetric")
+            self.queries: list[str] = []
+
+        def embed_query(self, text: str) -> list[float]:
+            self.queries.append(text)
+            return self([f"query {text}"])[0]
+
+    embedding = Asymmetric()
+    handler = KBHandler.from_config(config, embedding=embedding)
+    await handler.aadd_documents("notes", DOCS)
+    documents = list(embedding.embedded)
+    assert (await handler.search(req("BM25 ranking", collections=["notes"]), ctx)).items
+    assert embedding.queries == ["BM25 ranking"]
+    assert embedding.embedded[len(documents) :] == ["query BM25 ranking"]
+    await handler.aclose()
