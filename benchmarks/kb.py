@@ -239,10 +239,11 @@ class Ours:
 DEFAULT = "unified-search (default)"
 QUALITY = "unified-search (quality preset)"
 PIPELINES: dict[str, dict[str, Any]] = {
-    "unified-search (default)": {},
+    DEFAULT: {},
+    "unified-search-threshold-0.7": {"threshold": 0.7},
     "unified-search-minmax": {"hybrid": {"scale": "minmax"}},
     "unified-search-rrf": {"hybrid": {"fusion": "rrf"}},
-    "unified-search-dense": {"hybrid": {"fusion": "dense"}, "threshold": 0.0},
+    "unified-search-dense": {"hybrid": {"fusion": "dense"}},
     "unified-search-prf": {"hybrid": {"prf_docs": 5}},
 }
 
