@@ -60,9 +60,10 @@ def test_default_convex_fusion_scales_by_the_best_score() -> None:
     lexical = Ranking(["b", "a"], [10.0, 6.0])
     by_max = fuse(dense, lexical, HybridConfig())
     by_minmax = fuse(dense, lexical, HybridConfig(scale="minmax"))
+    w = HybridConfig().dense_weight
     assert [i for i, _ in by_max] == ["b", "a"]
-    assert by_max[0][1] == pytest.approx(0.5 * 0.6 / 0.62 + 0.5)
-    assert [i for i, _ in by_minmax] == ["a", "b"]  # 0.5 + 0.5 * 0 vs 0 + 0.5: tie, by ID
+    assert by_max[0][1] == pytest.approx(w * 0.6 / 0.62 + (1 - w))
+    assert [i for i, _ in by_minmax] == ["a", "b"]  # w * 1 + 0 against 0 + (1 - w)
 
 
 def test_unknown_scale_is_a_validation_error_naming_the_field() -> None:
