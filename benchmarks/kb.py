@@ -52,7 +52,6 @@ from unified_search.config import SearchConfig
 from unified_search.handler import SearchContext
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.ingest import embed_text
-from unified_search.models.e5 import E5SmallEmbedding
 from unified_search.models.minilm import MiniLMEmbedding
 from unified_search.types import SearchRequest
 
@@ -237,7 +236,6 @@ class Ours:
 
 
 DEFAULT = "unified-search (default)"
-QUALITY = "unified-search (quality preset)"
 PIPELINES: dict[str, dict[str, Any]] = {
     DEFAULT: {},
     "unified-search-threshold-0.7": {"threshold": 0.7},
@@ -471,7 +469,6 @@ def evaluate(
     cache: Path | None = None,
     peers: bool = True,
     queries_limit: int = 0,
-    quality: bool = False,
 ) -> tuple[dict[str, Table], dict[str, dict[str, Run]], dict[str, float]]:
     """Index ``path`` once per system and run every split.
 
@@ -490,12 +487,6 @@ def evaluate(
             (System(name, ours.index, ours.searcher(o)), ours_embed_s)
             for name, o in pipelines.items()
         ]
-        if quality:
-            e5 = E5SmallEmbedding()
-            e5_vectors, e5_embed_s = embed_corpus(e5, corpus, cache)
-            preset = Ours(corpus, CachedEmbedding(e5, e5_vectors), root / "quality")
-            system = System(QUALITY, preset.index, preset.searcher(PIPELINES[DEFAULT]))
-            systems.append((system, e5_embed_s))
         if peers:
             peer_model = MiniLMEmbedding(int8=False)
             peer_vectors, peer_embed_s = embed_corpus(peer_model, corpus, cache)
@@ -518,14 +509,11 @@ def evaluate(
                     tables[split][system.name] = {"absent": f"absent: {exc}"}
                     continue
                 rest_s = ours.rest_s if system.name in pipelines else system.rest_s
-                rest_s = preset.rest_s if system.name == QUALITY else rest_s
                 runs[split][system.name] = run
                 tables[split][system.name] = run.metrics(embed_s, rest_s)
                 print(f"{path.name}/{split} {system.name}: done", file=sys.stderr)
         cost = overhead(ours, list(queries.values())[:200])
         ours.close()
-        if quality:
-            preset.close()
     return tables, runs, cost
 
 
@@ -574,7 +562,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="keep corpus vectors here between runs")
     parser.add_argument("--queries", type=int, default=0, help="use only the first N queries")
     parser.add_argument("--skip-peers", action="store_true", help="run our pipelines only")
-    parser.add_argument("--quality", action="store_true", help="add the quality preset (e5)")
     args = parser.parse_args(argv)
     default = next(iter(PIPELINES))
     tables: dict[str, Table] = {}
@@ -588,14 +575,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             cache=args.cache,
             peers=not args.skip_peers,
             queries_limit=args.queries,
-            quality=args.quality,
         )
         tables.update({f"{path.name}/{split}": t for split, t in found.items()})
     for key, systems in tables.items():
         print(f"\n{key} · * default · † best peer (by nDCG@10)")
         print(table(systems, default))
     print("\nmean lead over the best peer of each table (nDCG@10, recall@100):")
-    summary = {name: leads(tables, name) for name in [*PIPELINES, QUALITY]}
+    summary = {name: leads(tables, name) for name in PIPELINES}
     for name, lead in summary.items():
         if lead:
             print(f"{name:30} {lead['lead_ndcg@10']:+8.4f} {lead['lead_recall@100']:+8.4f}")

@@ -14,11 +14,9 @@ Fusion = Literal["convex", "rrf", "dense", "lexical"]
 class EmbeddingConfig(Section):
     """Which model turns text into vectors."""
 
-    provider: Literal["default", "quality", "openai"] = "default"
-    """``default`` is the bundled all-MiniLM-L6-v2 (int8 ONNX, offline); ``quality`` is
-    multilingual-e5-small (4-bit, offline, the ``quality`` extra), slower to index (figures
-    in the README's benchmarks); ``openai`` calls an OpenAI-compatible ``/embeddings``
-    endpoint."""
+    provider: Literal["default", "openai"] = "default"
+    """``default`` is the bundled all-MiniLM-L6-v2 (int8 ONNX, offline); ``openai`` calls an
+    OpenAI-compatible ``/embeddings`` endpoint."""
     model: str = "text-embedding-3-small"
     """Model name sent to the endpoint (``openai`` only)."""
     base_url: str = "https://api.openai.com/v1"

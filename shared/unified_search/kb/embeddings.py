@@ -13,7 +13,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from unified_search.kb.config import EmbeddingConfig
 from unified_search.kb.openai_embedding import OpenAIEmbedding
-from unified_search.models.e5 import E5SmallEmbedding
 from unified_search.models.minilm import MiniLMEmbedding, default_embedding
 
 
@@ -39,8 +38,6 @@ def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:
     """Build the embedding function a ``kb.embedding`` section describes."""
     if config.provider == "openai":
         return OpenAIEmbedding.from_config(config)
-    if config.provider == "quality":
-        return E5SmallEmbedding(threads=config.threads)
     if config.threads is None and config.batch_size == EmbeddingConfig().batch_size:
         return default_embedding()
     return MiniLMEmbedding(batch_size=config.batch_size, threads=config.threads)

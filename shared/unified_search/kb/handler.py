@@ -240,7 +240,7 @@ class KBHandler:
         window = getattr(self.embedding, "max_tokens", None)
         count = getattr(self.embedding, "token_count", None)
         pieces = count(query) if window and count else 0
-        # Models trained with separate query and document forms (e5) embed queries their way.
+        # Models trained with separate query and document forms embed queries their way.
         embed_query = getattr(self.embedding, "embed_query", None)
         vector = embed_query(query) if embed_query else self.embedding([query])[0]
         return vector, pieces if window and pieces > window else 0

@@ -17,7 +17,6 @@ from unified_search.kb.embeddings import (
     embedding_from_config,
 )
 from unified_search.kb.openai_embedding import OpenAIEmbedding
-from unified_search.models.e5 import E5SmallEmbedding
 
 
 def test_default_embedding_is_offline_normalised_and_semantic() -> None:
@@ -138,14 +137,3 @@ def test_openai_embedding_network_failure() -> None:
         OpenAIEmbedding("m", transport=httpx.MockTransport(fail))(["x"])
     assert info.value.code is ErrorCode.NETWORK_ERROR
 
-
-def test_the_quality_preset_embeds_offline_with_query_and_passage_forms() -> None:
-    embed = embedding_from_config(EmbeddingConfig(provider="quality", threads=1))
-    assert isinstance(embed, E5SmallEmbedding) and embed.name == "multilingual-e5-small-q4"
-    passages = np.array(embed(["a cat sits on the mat", "interest rates rose again"]))
-    query = np.array(embed.embed_query("where is the cat sitting"))
-    assert passages.shape == (2, 384) and query.shape == (384,)
-    assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-4)
-    assert query @ passages[0] > query @ passages[1]
-    assert not np.allclose(query, np.array(embed(["where is the cat sitting"]))[0])
-    assert embed([]) == []
