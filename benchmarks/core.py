@@ -34,7 +34,7 @@ class SleepyHandler:
     def __init__(self, latency: float) -> None:
         self.latency = latency
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         await asyncio.sleep(self.latency)
         items = [
             ResultItem(
@@ -70,7 +70,7 @@ async def fan_out_figures(runs: int) -> dict[str, dict[str, float]]:
     async def sequential() -> None:
         ctx = SearchContext(config=searcher.config, request_id="seq")
         for request in requests:
-            await searcher.handler(SearchType(request["type"])).search(
+            await searcher.handler(SearchType(request["type"])).asearch(
                 SearchRequest.model_validate(request), ctx
             )
 

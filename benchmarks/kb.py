@@ -229,7 +229,7 @@ class Ours:
         def search(handler: KBHandler, text: str) -> Ranked:
             ctx = SearchContext(config=handler.config.merged({"kb": overrides}), request_id="bench")
             request = SearchRequest(query=text, type="kb", limit=K_RECALL, collections=["bench"])
-            result = self.loop.run_until_complete(handler.search(request, ctx))
+            result = self.loop.run_until_complete(handler.asearch(request, ctx))
             return dedup([i.document_id or "" for i in result.items])
 
         return search
@@ -238,7 +238,7 @@ class Ours:
 DEFAULT = "unified-search (default)"
 PIPELINES: dict[str, dict[str, Any]] = {
     DEFAULT: {},
-    "unified-search-threshold-0.7": {"threshold": 0.7},
+    "unified-search-min-similarity-0.7": {"min_similarity": 0.7},
     "unified-search-minmax": {"hybrid": {"scale": "minmax"}},
     "unified-search-rrf": {"hybrid": {"fusion": "rrf"}},
     "unified-search-dense": {"hybrid": {"fusion": "dense"}},
@@ -422,9 +422,9 @@ def overhead(ours: Ours, queries: list[str], limit: int = 10) -> dict[str, float
         t0 = time.perf_counter()
         collection.query(query_embeddings=model([text]), n_results=limit)
         t1 = time.perf_counter()
-        ours.loop.run_until_complete(handler.search(request, default))
+        ours.loop.run_until_complete(handler.asearch(request, default))
         t2 = time.perf_counter()
-        ours.loop.run_until_complete(handler.search(request, via_chroma))
+        ours.loop.run_until_complete(handler.asearch(request, via_chroma))
         t3 = time.perf_counter()
         for key, ms in zip(times, ((t1 - t0), (t2 - t1), (t3 - t2)), strict=True):
             times[key].append(ms * 1000)

@@ -32,22 +32,22 @@ sys.path.insert(0, str(Path(__file__).parent))
 from kb import PEERS, Run, evaluate
 
 RECALL_SLACK = 0.005
-#: The default before this selection (threshold 0.7, dense weight 0.5), given explicitly.
-OLD_DEFAULT = {"threshold": 0.7, "hybrid": {"dense_weight": 0.5}}
+#: The default before this selection (min_similarity 0.7, dense weight 0.5), given explicitly.
+OLD_DEFAULT = {"min_similarity": 0.7, "hybrid": {"dense_weight": 0.5}}
 
 
 def _grid() -> dict[str, dict[str, Any]]:
     grid: dict[str, dict[str, Any]] = {"old default": OLD_DEFAULT}
     settings = [
-        (threshold, candidates, prf, 0.5)
-        for threshold in (0.0, 0.3)
+        (floor, candidates, prf, 0.5)
+        for floor in (0.0, 0.3)
         for candidates in (100, 200)
         for prf in (0, 5)
     ] + [(0.0, 100, 0, 0.4), (0.0, 100, 0, 0.6)]
-    for threshold, candidates, prf, weight in settings:
-        name = f"t{threshold} c{candidates} prf{prf} w{weight}"
+    for floor, candidates, prf, weight in settings:
+        name = f"t{floor} c{candidates} prf{prf} w{weight}"
         grid[name] = {
-            "threshold": threshold,
+            "min_similarity": floor,
             "hybrid": {"candidates": candidates, "prf_docs": prf, "dense_weight": weight},
         }
     return grid

@@ -55,7 +55,7 @@ class SleepyHandler:
     def __init__(self, type_: SearchType, delay: float) -> None:
         self.type, self.delay = type_, delay
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         await asyncio.sleep(self.delay)
         items = [
             ResultItem(

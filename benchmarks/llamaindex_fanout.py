@@ -62,7 +62,7 @@ class SleepingHandler:
     def __init__(self, sources: list[Source]) -> None:
         self.sources = {source.name: source for source in sources}
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         source = self.sources[request.collections[0]]
         await asyncio.sleep(source.delay)
         items = [

@@ -250,7 +250,7 @@ def ours(target: Target, today: dt.date) -> tuple[System, DBHandler]:
 
     async def run(question: str) -> Answer:
         try:
-            result = await handler.search(SearchRequest(query=question, type="db"), ctx)
+            result = await handler.asearch(SearchRequest(query=question, type="db"), ctx)
         except Exception as exc:  # a failed question counts as refused, the run goes on
             return Answer("refused", note=f"error: {exc}")
         understood = Understanding.of(result)

@@ -8,7 +8,8 @@ query. Then each local reranker of unified-search reorders those 100:
   lists is the peer);
 * ``weighted`` (the default): score × source weight, i.e. the BM25 order here;
 * ``intent``: keyword coverage / freshness / authority (no dates or URLs here,
-  so mostly keyword coverage);
+  so mostly keyword coverage), with the default weight table (the search-layer
+  design's) and with the table used before it;
 * ``embedding``: cosine similarity with the offline all-MiniLM-L6-v2 (int8);
 * ``cross_encoder``: only with ``--cross-encoder MODEL`` and sentence-transformers.
 
@@ -17,7 +18,7 @@ latency column is measured separately on ``--latency-queries`` queries with no
 cache, i.e. every candidate embedded afresh, and is given per 100 candidates.
 
 Usage:
-    python benchmarks/rerank.py --data ../shared/datasets/scifact [--limit-queries 50] [--json out.json]
+    python benchmarks/rerank.py --data ../shared/datasets/scifact [--limit-queries 50] [--only intent] [--json out.json]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 
 from unified_search.kb.embeddings import default_embedding
 from unified_search.rerank.base import Reranker
+from unified_search.rerank.config import IntentRerankConfig
 from unified_search.rerank.cross_encoder import CrossEncoderReranker
 from unified_search.rerank.embedding import EmbeddingReranker
 from unified_search.rerank.intent import IntentReranker
@@ -44,6 +46,16 @@ from unified_search.rerank.weighted import WeightedReranker
 from unified_search.types import ResultItem
 
 Qrels = dict[str, dict[str, int]]
+#: The intent weights (keyword, freshness, authority) used before the design's table.
+EARLIER_INTENT_WEIGHTS = {
+    "factual": (0.6, 0.1, 0.3),
+    "status": (0.4, 0.4, 0.2),
+    "comparison": (0.6, 0.15, 0.25),
+    "tutorial": (0.5, 0.2, 0.3),
+    "exploratory": (0.6, 0.15, 0.25),
+    "news": (0.35, 0.5, 0.15),
+    "resource": (0.4, 0.05, 0.55),
+}
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]
 NOT_AVAILABLE = "not available offline"
 
@@ -119,14 +131,14 @@ class DenseFusion:
         self.dense = EmbeddingReranker(embed)
         self.fuse = fuse
 
-    async def rerank(self, query: str, items: list[ResultItem]) -> list[ResultItem]:
-        dense = await self.dense.rerank(query, items)
+    async def arerank(self, query: str, items: list[ResultItem]) -> list[ResultItem]:
+        dense = await self.dense.arerank(query, items)
         dense = [i.model_copy(update={"score": i.metadata["rerank_score"]}) for i in dense]
         return list(await self.fuse([list(items), dense], items))
 
 
 def ours_rrf(lists: list[list[ResultItem]], items: list[ResultItem]) -> Any:
-    return RRFReranker().rerank("", items, lists=lists)
+    return RRFReranker().arerank("", items, lists=lists)
 
 
 async def llama_index_rrf(
@@ -160,7 +172,7 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
     """Name → async (query, candidates) → ranked list; None when not available."""
 
     def wrap(reranker: Reranker) -> Callable[[str, list[ResultItem]], Any]:
-        return lambda query, items: reranker.rerank(query, items)
+        return lambda query, items: reranker.arerank(query, items)
 
     cross: Any = None
     if cross_model and importlib.util.find_spec("sentence_transformers"):
@@ -174,9 +186,18 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
         "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).rerank,
         "unified-search weighted (default)": wrap(WeightedReranker()),
         "unified-search intent": wrap(IntentReranker()),
+        "unified-search intent (earlier weights)": wrap(IntentReranker(_earlier_weights())),
         "unified-search embedding": wrap(EmbeddingReranker(embed)),
         "unified-search cross_encoder": cross,
     }
+
+
+def _earlier_weights() -> IntentRerankConfig:
+    weights = {
+        intent: {"keyword": k, "freshness": f, "authority": a}
+        for intent, (k, f, a) in EARLIER_INTENT_WEIGHTS.items()
+    }
+    return IntentRerankConfig.model_validate({"weights": weights})
 
 
 async def quality(
@@ -265,6 +286,9 @@ def main() -> None:
     parser.add_argument(
         "--json", type=Path, default=None, help="write {'systems': {name: {metric: value}}}"
     )
+    parser.add_argument(
+        "--only", default=None, help="run only the systems whose name contains this text"
+    )
     args = parser.parse_args()
 
     corpus, all_queries, qrels = load(args.data, args.split)
@@ -275,13 +299,14 @@ def main() -> None:
         for c, (qid, _) in zip(candidates, queries, strict=True)
     )
     model = default_embedding()
-    scores = asyncio.run(
-        quality(systems(CachedEmbedding(model), args.cross_encoder), queries, candidates, qrels)
-    )
+
+    def chosen(embed: Embed) -> dict[str, Any]:
+        every = systems(embed, args.cross_encoder)
+        return {name: run for name, run in every.items() if (args.only or "") in name}
+
+    scores = asyncio.run(quality(chosen(CachedEmbedding(model)), queries, candidates, qrels))
     sample = slice(0, args.latency_queries)
-    timings = asyncio.run(
-        latency(systems(model, args.cross_encoder), queries[sample], candidates[sample])
-    )
+    timings = asyncio.run(latency(chosen(model), queries[sample], candidates[sample]))
     print(table(scores, timings, recall, len(queries)))
     if args.json:
         out = {

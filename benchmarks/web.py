@@ -89,11 +89,11 @@ async def fan_out_vs_sequential(runs: int) -> dict[str, float]:
     request = SearchRequest(query="rust async runtime comparison")
 
     async def parallel() -> None:
-        await handler.search(request, all_ctx)
+        await handler.asearch(request, all_ctx)
 
     async def sequential() -> None:
         for name in names:
-            await handler.search(request, one_ctx[name])
+            await handler.asearch(request, one_ctx[name])
 
     await parallel()  # warm the connection pool
     result = {"parallel": await timed(parallel, runs), "sequential": await timed(sequential, runs)}
@@ -107,10 +107,10 @@ async def cache_latency(cache: ResultCache, runs: int) -> dict[str, float]:
     counter = iter(range(10**6))
 
     async def miss() -> None:
-        await handler.search(SearchRequest(query=f"fresh query {next(counter)}"), ctx)
+        await handler.asearch(SearchRequest(query=f"fresh query {next(counter)}"), ctx)
 
     async def hit() -> None:
-        await handler.search(SearchRequest(query="repeated query"), ctx)
+        await handler.asearch(SearchRequest(query="repeated query"), ctx)
 
     await hit()
     result = {"miss": await timed(miss, runs), "hit": await timed(hit, runs)}
@@ -149,7 +149,7 @@ async def identical_searches(count: int) -> dict[str, dict[str, Any]]:
     handler = WebHandler(config(["tavily"]), transport=transport)  # the default cache
     ctx = SearchContext(config=config(["tavily"]), request_id="bench")
     request = SearchRequest(query="identical question")
-    await asyncio.gather(*(handler.search(request, ctx) for _ in range(count)))
+    await asyncio.gather(*(handler.asearch(request, ctx) for _ in range(count)))
     await handler.aclose()
     ours, calls = calls, 0
     async with httpx.AsyncClient(transport=transport) as plain:
@@ -189,7 +189,7 @@ async def rate_limited_beside_healthy(retry_after: float) -> dict[str, dict[str,
     handler = WebHandler(config(names), transport=transport, cache=None)
     ctx = SearchContext(config=config(names), request_id="bench")
     started = time.perf_counter()
-    result = await handler.search(SearchRequest(query="q"), ctx)
+    result = await handler.asearch(SearchRequest(query="q"), ctx)
     ours = time.perf_counter() - started
     await handler.aclose()
     started = time.perf_counter()

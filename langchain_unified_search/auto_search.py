@@ -10,9 +10,12 @@ It searches as an ``auto`` source, so the Searcher itself skips when
 ``uses.search`` is ``disabled`` or when the user's own documents (the
 ``documents`` key, counted as ``provided_references``) reach
 ``options.skip_threshold``. It does not search again when an earlier step
-already did: the state says ``searched: True`` or carries a ``context`` with
-references (which is injected as is), or the messages already hold the
-injected system message.
+already did: the messages already hold the references injected for this
+question, or the state says ``searched: True`` or carries a ``context`` with
+references (injected as is). In a state that outlives a turn (a LangGraph
+checkpointer) its own ``searched`` and ``context`` count for the question they
+were made for only, so every new question is searched. The user's documents are
+cited in the search's scope, so no later search of a conversation reuses their IDs.
 
 Failures follow the one policy: when every source fails the search raises (add
 ``.with_fallbacks([RunnablePassthrough()])`` to answer without references), when
@@ -114,7 +117,7 @@ class AutoSearch(SessionBinding, SearchOptions, RunnableSerializable[Any, State]
             run=_run_ids(plan, config),
             sinks=custom_event_sink(run_manager),
         )
-        return _finish(plan, response)
+        return _finish(plan, response, self.bound.cite(_user_items(plan), response.request_id))
 
     async def _asearch(
         self, input: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
@@ -128,7 +131,8 @@ class AutoSearch(SessionBinding, SearchOptions, RunnableSerializable[Any, State]
             run=_run_ids(plan, config),
             sinks=acustom_event_sink(run_manager),
         )
-        return _finish(plan, response)
+        user = await self.bound.acite(_user_items(plan), response.request_id)
+        return _finish(plan, response, user)
 
     def _plan(self, input: Any) -> _Plan:
         state = as_state(input)
@@ -174,16 +178,21 @@ def last_user_text(messages: Sequence[BaseMessage]) -> str | None:
 
 def _already_searched(plan: _Plan) -> bool:
     state = plan.state
+    if any(message.id == plan.marker for message in state["messages"]):
+        return True
+    earlier = state.get("response")
+    if isinstance(earlier, SearchResponse):
+        # The flags below are this runnable's own, from the search of an earlier question
+        # when the state outlives a turn (a LangGraph checkpointer): only that question counts.
+        return earlier.requests[0].query == plan.query
     if state.get("searched"):
         return True
     context = state.get("context")
-    if isinstance(context, ReferenceContext) and context.references:
-        return True
-    return any(message.id == plan.marker for message in state["messages"])
+    return isinstance(context, ReferenceContext) and bool(context.references)
 
 
-def _finish(plan: _Plan, response: SearchResponse | None) -> State:
-    context = _context(plan, response)
+def _finish(plan: _Plan, response: SearchResponse | None, user: Sequence[ResultItem] = ()) -> State:
+    context = _context(plan, response, user)
     messages = plan.state["messages"]
     if context.references and not any(m.id == plan.marker for m in messages):
         messages = inject(messages, context, plan.marker)
@@ -191,23 +200,25 @@ def _finish(plan: _Plan, response: SearchResponse | None) -> State:
     return {**plan.state, **update}
 
 
-def _context(plan: _Plan, response: SearchResponse | None) -> ReferenceContext:
-    """The user's documents first, then what the search found, cited in that order."""
+def _context(
+    plan: _Plan, response: SearchResponse | None, user: Sequence[ResultItem]
+) -> ReferenceContext:
+    """The user's documents first, then what the search found, cited in the search's scope."""
     if response is None:
         given = plan.state.get("context")
         if isinstance(given, ReferenceContext):
             return given
         return reference_context(plan.documents, plan.citation)
-    if not plan.documents:
+    if not user:
         return response.context
-    user = [_user_item(doc) for doc in plan.documents]
-    found = [item.model_copy(update={"citation_id": None}) for item in response.items]
-    return reference_context([*user, *found], plan.citation)
+    return reference_context([*user, *response.items], plan.citation)
 
 
-def _user_item(document: Document) -> ResultItem:
-    item = document_to_item(document)
-    return item.model_copy(update={"source": Source.USER, "citation_id": None})
+def _user_items(plan: _Plan) -> list[ResultItem]:
+    return [
+        document_to_item(doc).model_copy(update={"source": Source.USER, "citation_id": None})
+        for doc in plan.documents
+    ]
 
 
 def inject(

@@ -13,6 +13,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_unified_search.events import EVENT_NAMES
 from unified_search.errors import ErrorInfo
 from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
+from unified_search.types import Reference
 
 logger = logging.getLogger(__name__)
 
@@ -21,24 +22,31 @@ ProgressFn = Callable[[str], None]
 
 @dataclass
 class SearchTrace:
-    """The trace tree of one search: its root node and one child per request.
+    """The trace tree of one search: its root, one child per request, the steps, the results.
 
     Example:
         >>> trace = SearchTrace(root=TraceNode(kind="search"))
-        >>> trace.failed, trace.duration_ms()
-        (0, None)
+        >>> trace.failed, trace.duration_ms(), trace.done
+        (0, None, False)
     """
 
     root: TraceNode
     request_id: str = ""
     """The citation scope the search belongs to."""
     children: dict[str, TraceNode] = field(default_factory=dict)
+    steps: dict[str, TraceNode] = field(default_factory=dict)
+    """The timed steps (embedding, database query, rerank ...), by node ID, latest state."""
+    results: list[Reference] = field(default_factory=list)
+    """The cited references, in final order, as the ``search_result`` events brought them."""
     progress: list[str] = field(default_factory=list)
+    """The progress message as it was replaced: "Searching...", then the outcome."""
+    done: bool = False
+    """Whether the last progress message (marked ``done``) has arrived."""
 
     @property
     def nodes(self) -> list[TraceNode]:
-        """The root followed by the children in the order they appeared."""
-        return [self.root, *self.children.values()]
+        """The root, the children in the order they appeared, then the steps."""
+        return [self.root, *self.children.values(), *self.steps.values()]
 
     @property
     def errors(self) -> list[ErrorInfo]:
@@ -68,13 +76,14 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
 
     Pass it in ``config={"callbacks": [handler]}`` of any retriever, tool or
     chain of this package. ``traces`` maps each search's ``search_id`` to its ``SearchTrace``
-    (timings, counts, errors); ``on_progress`` receives every progress message
-    ("Searching…", "Found 3 references") as it happens, for a UI.
+    (timings, counts, errors, steps, results); ``on_progress`` receives the
+    progress message each time it changes ("Searching...", "Found 3 references"),
+    for a UI; ``SearchTrace.done`` tells when it is final.
 
     Example:
         >>> handler = UnifiedSearchCallbackHandler(on_progress=print)
         >>> retriever.invoke("query", config={"callbacks": [handler]})  # doctest: +SKIP
-        Searching…
+        Searching...
         Found 3 references
     """
 
@@ -101,6 +110,10 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
         event = data if isinstance(data, SearchEvent) else SearchEvent.model_validate(data)
         if event.name is EventName.SEARCH_PROGRESS:
             self._progress(event)
+        elif event.reference is not None:
+            trace = self.traces.get(event.search_id or event.request_id)
+            if trace is not None:
+                trace.results.append(event.reference)
         elif event.node is not None:
             self._record(event, event.node)
 
@@ -113,12 +126,16 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
             else:
                 trace.root = node
         elif trace is not None:
-            trace.children[node.id] = node
+            nodes = trace.steps if node.kind == "search_step" else trace.children
+            nodes[node.id] = node
 
     def _progress(self, event: SearchEvent) -> None:
         text = event.message or ""
         trace = self.traces.get(event.search_id or event.request_id)
         if trace is not None:
+            trace.done = trace.done or event.done
+            if trace.progress[-1:] == [text]:
+                return  # the same message marked done: nothing new to show
             trace.progress.append(text)
         if self.on_progress is None:
             return

@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from langchain_unified_search.binding import SessionBinding
 from langchain_unified_search.documents import document_to_item, with_core_values
-from unified_search._sync import run_sync
+from unified_search import run_sync
 
 
 class UnifiedSearchReranker(SessionBinding, BaseDocumentCompressor):

@@ -35,8 +35,14 @@ def reference_to_item(reference: Reference) -> ResultItem:
 
 
 def document_to_item(document: Document, default_type: SearchType = SearchType.KB) -> ResultItem:
-    """Turn any document into an item; one from another loader or retriever counts as ``default_type``."""
-    return item_from_metadata(document.page_content, document.metadata, default_type=default_type)
+    """Turn any document into an item; one from another loader or retriever counts as ``default_type``.
+
+    A foreign document's ``id``, when it has one, identifies it (as its ``document_id``).
+    """
+    identity = {"document_id": document.id} if document.id else {}
+    return item_from_metadata(
+        document.page_content, document.metadata, default_type=default_type, **identity
+    )
 
 
 def items_to_documents(items: Iterable[ResultItem]) -> list[Document]:

@@ -32,7 +32,8 @@ class CitedAnswer(BaseModel):
     references: list[Reference] = Field(default_factory=list)
     """The cited references, in citation order."""
     unknown: list[str] = Field(default_factory=list)
-    """Cited IDs that match no given reference (invented or mistyped by the model)."""
+    """Citations that match no given reference (invented or mistyped by the model): the ID,
+    or the citation as written when the format names no ID (an unknown URL)."""
 
 
 class CitationOutputParser(BaseOutputParser[CitedAnswer]):
@@ -63,7 +64,8 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
     references: list[Reference] | None = None
     """References an answer may cite; ``None`` parses citations without checking them."""
     citation_format: str = CitationConfig().format
-    """How citations are written (``citation.format`` of the configuration)."""
+    """How citations are written (``citation.format`` of the configuration): ``#ref:{id}``,
+    an HTML link, ``[{title}]({url})`` ... URL and title citations resolve against the references."""
 
     @classmethod
     def from_config(cls, config: SearchConfig, **fields: Any) -> CitationOutputParser:
@@ -112,6 +114,6 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
 
 def _resolve(text: str, references: Sequence[Reference] | None, fmt: str) -> CitedAnswer:
     by_id = {reference.id: reference for reference in references or ()}
-    found = parse_citations(text, known=None if references is None else by_id, fmt=fmt)
+    found = parse_citations(text, fmt=fmt, references=references)
     cited = [by_id[cid] for cid in found.ids if cid in by_id]
     return CitedAnswer(text=text, citations=found.ids, references=cited, unknown=found.unknown)

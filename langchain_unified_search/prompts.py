@@ -19,7 +19,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from langchain_unified_search.documents import document_to_item, reference_to_item
-from unified_search.citations import CitationAllocator, build_context
+from unified_search.citations import build_context, cite_together
 from unified_search.citations import citation_prompt as core_citation_prompt
 from unified_search.config import CitationConfig, SearchConfig
 from unified_search.response import SearchResponse
@@ -45,19 +45,18 @@ def reference_context(
 ) -> ReferenceContext:
     """Build the reference context of documents, items, references or a search response.
 
-    Entries keep their ``citation_id`` when every one of them has one (they came
-    from a search); otherwise all are cited ``ref_001``... in the order given, so
-    that no two share an ID. The same page or passage given twice is cited once.
+    Entries keep the ``citation_id`` a search gave them, so it still resolves in
+    the record store; entries without one, or whose ID an earlier entry holds (an
+    ensemble of retrievers with scopes of their own), are numbered after the
+    highest ID in use. The same page or passage given twice is cited once;
+    nothing else is dropped (see ``unified_search.citations.cite_together``).
     """
     if isinstance(value, ReferenceContext):
         return value
     if isinstance(value, SearchResponse):
         return value.context
-    items = [_as_item(entry) for entry in value]
-    if any(item.citation_id is None for item in items):
-        items = CitationAllocator().assign(items)
     unique: dict[str | None, ResultItem] = {}
-    for item in items:
+    for item in cite_together(_as_item(entry) for entry in value):
         unique.setdefault(item.citation_id, item)
     return build_context(list(unique.values()), _citation_config(config))
 

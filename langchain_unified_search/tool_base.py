@@ -20,9 +20,10 @@ from pydantic import ConfigDict, ValidationError, model_validator
 
 from langchain_unified_search.binding import SessionBinding, run_ids
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
-from unified_search._sync import run_sync
+from unified_search import run_sync
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
 from unified_search.events import EventSink
+from unified_search.modes import QueryMode
 from unified_search.tools import TOOLS, ToolLimits, ToolName
 from unified_search.types import Reference
 
@@ -70,6 +71,8 @@ class SearchTool(SessionBinding, BaseTool):
     """Which core tool this is."""
     limits: ToolLimits | None = None
     """What the model may search at most (domains, time range, result count, collections ...)."""
+    mode: QueryMode | None = None
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``: as typed."""
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: Any = True
     handle_validation_error: Any = describe_validation_error
@@ -107,7 +110,12 @@ class SearchTool(SessionBinding, BaseTool):
     ) -> ToolOutput:
         try:
             answer = await self.bound.acall_tool(
-                self.tool, args, limits=self.limits, run=run_ids(config), sinks=sinks
+                self.tool,
+                args,
+                limits=self.limits,
+                mode=self.mode,
+                run=run_ids(config),
+                sinks=sinks,
             )
         except SearchError as exc:
             raise SearchToolException(exc.info()) from exc

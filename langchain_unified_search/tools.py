@@ -11,6 +11,7 @@ from typing import Any
 
 from langchain_unified_search.binding import SessionBinding
 from langchain_unified_search.tool_base import SearchTool
+from unified_search.modes import QueryMode
 from unified_search.tools import ToolLimits, ToolName, tool_specs
 
 
@@ -64,14 +65,20 @@ _CLASSES: dict[str, Callable[..., SearchTool]] = {
 }
 
 
-def search_tools(*, limits: ToolLimits | None = None, **binding: Any) -> list[SearchTool]:
+def search_tools(
+    *, limits: ToolLimits | None = None, mode: QueryMode | str | None = None, **binding: Any
+) -> list[SearchTool]:
     """Return the tools ``limits`` allow, sharing one session and so one citation scope.
 
-    Pass ``session=``, ``searcher=`` or ``config=`` as for any tool.
+    Pass ``session=``, ``searcher=`` or ``config=`` as for any tool; ``mode`` (``fast``,
+    ``deep``, ``answer``) applies to every search tool.
 
     Example:
         >>> [tool.name for tool in search_tools(limits=ToolLimits(types=["kb", "db"]))]
         ['kb_search', 'db_search']
     """
     session = SessionBinding(**binding).bound
-    return [_CLASSES[spec.name](session=session, limits=limits) for spec in tool_specs(limits)]
+    return [
+        _CLASSES[spec.name](session=session, limits=limits, mode=mode)
+        for spec in tool_specs(limits)
+    ]

@@ -19,7 +19,11 @@ from llama_index_unified_search.events import (  # noqa: E402
     UnifiedSearchItemLogEvent,
     UnifiedSearchItemStartEvent,
     UnifiedSearchProgressEvent,
+    UnifiedSearchResultEvent,
     UnifiedSearchStartEvent,
+    UnifiedSearchStepCompleteEvent,
+    UnifiedSearchStepFailedEvent,
+    UnifiedSearchStepStartEvent,
 )
 from llama_index_unified_search.nodes import (  # noqa: E402
     ReferenceNode,
@@ -30,12 +34,14 @@ from llama_index_unified_search.nodes import (  # noqa: E402
 from llama_index_unified_search.postprocessor import UnifiedRerankPostprocessor  # noqa: E402
 from llama_index_unified_search.prompts import citation_qa_template, citation_refine_template  # noqa: E402
 from llama_index_unified_search.retriever import UnifiedSearchRetriever  # noqa: E402
+from llama_index_unified_search.search_mode import SearchMode, search_mode  # noqa: E402
 from llama_index_unified_search.tools import UnifiedSearchToolSpec  # noqa: E402
 from unified_search import __version__  # noqa: E402
 
 __all__ = [
     "ReferenceNode",
     "ResolvedCitations",
+    "SearchMode",
     "SearchTraceCollector",
     "UnifiedRerankPostprocessor",
     "UnifiedSearchCompleteEvent",
@@ -45,8 +51,12 @@ __all__ = [
     "UnifiedSearchItemLogEvent",
     "UnifiedSearchItemStartEvent",
     "UnifiedSearchProgressEvent",
+    "UnifiedSearchResultEvent",
     "UnifiedSearchRetriever",
     "UnifiedSearchStartEvent",
+    "UnifiedSearchStepCompleteEvent",
+    "UnifiedSearchStepFailedEvent",
+    "UnifiedSearchStepStartEvent",
     "UnifiedSearchToolSpec",
     "__version__",
     "citation_id_of",
@@ -55,4 +65,5 @@ __all__ = [
     "item_to_node",
     "node_to_item",
     "resolve_citations",
+    "search_mode",
 ]

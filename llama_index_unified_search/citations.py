@@ -8,9 +8,10 @@ from typing import Any
 
 from llama_index.core.schema import NodeWithScore
 
-from llama_index_unified_search.nodes import citation_id_of
+from llama_index_unified_search.nodes import citation_id_of, node_to_item
 from unified_search.citations import parse_citations
 from unified_search.config import CitationConfig, SearchConfig
+from unified_search.types import Reference
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,8 @@ class ResolvedCitations:
     nodes: dict[str, NodeWithScore] = field(default_factory=dict)
     """The source node of each cited ID that matched one."""
     unknown: list[str] = field(default_factory=list)
-    """Cited IDs that match no source node (invented, or from another context)."""
+    """Citations that match no source node (invented, or from another context): the ID, or
+    the citation as written when the format names no ID (an unknown URL)."""
 
     @property
     def cited_nodes(self) -> list[NodeWithScore]:
@@ -40,7 +42,8 @@ def resolve_citations(
     Args:
         response: a LlamaIndex ``Response`` (its ``source_nodes`` are used) or plain text.
         source_nodes: the nodes to resolve against, instead of ``response.source_nodes``.
-        config: where the citation format comes from (default ``#ref:{id}``).
+        config: where the citation format comes from (default ``#ref:{id}``); a format
+            citing by URL or title is resolved against the nodes' URLs and titles.
 
     Example:
         >>> answer = engine.query("What is a heat pump?")  # doctest: +SKIP
@@ -51,7 +54,8 @@ def resolve_citations(
     nodes = list(source_nodes if source_nodes is not None else _source_nodes(response))
     by_id = _by_citation_id(nodes)
     citation = config.citation if isinstance(config, SearchConfig) else config or CitationConfig()
-    found = parse_citations(text, known=by_id, fmt=citation.format)
+    references = [Reference.from_item(node_to_item(node)) for node in by_id.values()]
+    found = parse_citations(text, fmt=citation.format, references=references)
     matched = {cid: by_id[cid] for cid in found.ids if cid in by_id}
     return ResolvedCitations(ids=found.ids, nodes=matched, unknown=found.unknown)
 

@@ -11,6 +11,7 @@ from pydantic import PrivateAttr
 
 from llama_index_unified_search.events import UnifiedSearchEvent
 from unified_search.events import EventName, TraceNode
+from unified_search.types import Reference
 
 
 class SearchTraceCollector(BaseEventHandler):
@@ -25,7 +26,7 @@ class SearchTraceCollector(BaseEventHandler):
         >>> get_dispatcher().add_event_handler(collector)
         >>> retriever.retrieve("solar panels")  # doctest: +SKIP
         >>> collector.progress()  # doctest: +SKIP
-        ['Searching…', 'Found 3 references']
+        ['Searching...', 'Found 3 references']
     """
 
     _events: list[UnifiedSearchEvent] = PrivateAttr(default_factory=list)
@@ -57,21 +58,30 @@ class SearchTraceCollector(BaseEventHandler):
         return list(dict.fromkeys(event.request_id for event in self.events()))
 
     def progress(self, search_id: str | None = None) -> list[str]:
-        """Return the progress messages in order."""
-        return [
-            event.message
-            for event in self.events(search_id)
-            if event.name is EventName.SEARCH_PROGRESS and event.message is not None
-        ]
+        """Return the progress message as it was replaced (the final one once, though sent twice)."""
+        shown: list[str] = []
+        for event in self.events(search_id):
+            text = event.message if event.name is EventName.SEARCH_PROGRESS else None
+            if text is not None and shown[-1:] != [text]:
+                shown.append(text)
+        return shown
+
+    def done(self, search_id: str) -> bool:
+        """Whether the search's last progress message (marked ``done``) has arrived."""
+        return any(e.done for e in self.events(search_id) if e.name is EventName.SEARCH_PROGRESS)
+
+    def results(self, search_id: str) -> list[Reference]:
+        """Return the references the search announced, in final order."""
+        return [e.reference for e in self.events(search_id) if e.reference is not None]
 
     def trace(self, search_id: str) -> list[TraceNode]:
-        """Return the latest state of each node of one search: the root, then its requests."""
+        """Return the latest state of each node of one search: the root, its requests, the steps."""
         latest: dict[str, TraceNode] = {}
         for event in self.events(search_id):
             if event.node is not None:
                 latest[event.node.id] = event.node
-        nodes = list(latest.values())
-        return [n for n in nodes if n.parent_id is None] + [n for n in nodes if n.parent_id]
+        order = {"search": 0, "search_item": 1, "search_step": 2}
+        return sorted(latest.values(), key=lambda node: order[node.kind])
 
     def clear(self) -> None:
         """Forget every collected event."""

@@ -14,6 +14,7 @@ from typing import Any
 from llama_index.core.instrumentation.events import BaseEvent
 
 from unified_search.events import EventName, SearchEvent, TraceNode
+from unified_search.types import Reference
 
 
 class UnifiedSearchEvent(BaseEvent):
@@ -21,7 +22,7 @@ class UnifiedSearchEvent(BaseEvent):
 
     Example:
         >>> from unified_search.events import SearchEvent
-        >>> core = SearchEvent(name="search_progress", request_id="r1", message="Searching…")
+        >>> core = SearchEvent(name="search_progress", request_id="r1", message="Searching...")
         >>> from_search_event(core, span_id=None).class_name()
         'UnifiedSearchProgressEvent'
     """
@@ -33,9 +34,13 @@ class UnifiedSearchEvent(BaseEvent):
     """This one search."""
     chat_id: str | None = None
     node: TraceNode | None = None
-    """The trace node that changed (the whole search, or one request)."""
+    """The trace node that changed (the whole search, one request, or one step)."""
     message: str | None = None
     """Progress text for people (progress events only)."""
+    done: bool = False
+    """The search's last progress message (progress events only)."""
+    reference: Reference | None = None
+    """The cited reference (result events only)."""
     at: datetime
     """When the core emitted the event (UTC)."""
 
@@ -53,6 +58,18 @@ class UnifiedSearchItemStartEvent(UnifiedSearchEvent):
     """One request of a search began."""
 
 
+class UnifiedSearchStepStartEvent(UnifiedSearchEvent):
+    """A timed step of a request (embedding, database query ...) or of the search began."""
+
+
+class UnifiedSearchStepCompleteEvent(UnifiedSearchEvent):
+    """A step ended; its node carries the duration."""
+
+
+class UnifiedSearchStepFailedEvent(UnifiedSearchEvent):
+    """A step raised; its node carries the error."""
+
+
 class UnifiedSearchItemLogEvent(UnifiedSearchEvent):
     """A source attached a log line to its request."""
 
@@ -65,21 +82,29 @@ class UnifiedSearchItemFailedEvent(UnifiedSearchEvent):
     """One request failed or was cancelled; the node carries the error."""
 
 
+class UnifiedSearchResultEvent(UnifiedSearchEvent):
+    """One cited reference, in final order, before the search completes."""
+
+
 class UnifiedSearchCompleteEvent(UnifiedSearchEvent):
     """A search finished; the node carries the result count and duration."""
 
 
 class UnifiedSearchProgressEvent(UnifiedSearchEvent):
-    """A progress message for people (``Searching…``, ``Found 3 references`` ...)."""
+    """A progress message for people (``Searching...``, then the outcome, then it ``done``)."""
 
 
 #: The LlamaIndex event class of each core event.
 EVENT_CLASSES: dict[EventName, type[UnifiedSearchEvent]] = {
     EventName.SEARCH_START: UnifiedSearchStartEvent,
     EventName.SEARCH_ITEM_START: UnifiedSearchItemStartEvent,
+    EventName.SEARCH_STEP_START: UnifiedSearchStepStartEvent,
+    EventName.SEARCH_STEP_COMPLETE: UnifiedSearchStepCompleteEvent,
+    EventName.SEARCH_STEP_FAILED: UnifiedSearchStepFailedEvent,
     EventName.SEARCH_ITEM_LOG: UnifiedSearchItemLogEvent,
     EventName.SEARCH_ITEM_COMPLETE: UnifiedSearchItemCompleteEvent,
     EventName.SEARCH_ITEM_FAILED: UnifiedSearchItemFailedEvent,
+    EventName.SEARCH_RESULT: UnifiedSearchResultEvent,
     EventName.SEARCH_COMPLETE: UnifiedSearchCompleteEvent,
     EventName.SEARCH_PROGRESS: UnifiedSearchProgressEvent,
 }
@@ -100,6 +125,8 @@ def from_search_event(
         chat_id=event.chat_id,
         node=event.node,
         message=event.message,
+        done=event.done,
+        reference=event.reference,
         at=event.at,
         span_id=span_id,
         tags=dict(tags or {}),

@@ -86,7 +86,7 @@ def node_to_item(scored: NodeWithScore) -> ResultItem:
     """
     node = scored.node
     content = node.get_content(MetadataMode.NONE)
-    if core_fields(node.metadata):
+    if "type" in core_fields(node.metadata):  # made by this package, not just cited by it
         return item_from_metadata(content, node.metadata)
     score = scored.score if scored.score is not None else 0.0
     return item_from_metadata(

@@ -6,11 +6,12 @@ from typing import Any
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
-from llama_index.core.schema import NodeWithScore, QueryBundle
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from llama_index_unified_search.nodes import node_to_item
+from llama_index_unified_search.nodes import ReferenceNode, node_to_item
 from llama_index_unified_search.retriever import resolve_session
-from unified_search._sync import run_sync
+from unified_search import run_sync
+from unified_search.citations import cite_together
 from unified_search.metadata import METADATA_KEY
 from unified_search.searcher import ConfigLike, Searcher
 
@@ -22,8 +23,12 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
     metadata, others (from ``SimpleDirectoryReader`` or any retriever) are
     ranked as knowledge-base items by their score. The result is new
     ``NodeWithScore`` objects over copied nodes whose metadata is unchanged but
-    for ``metadata["unified_search"]["rerank_score"]``; the input list and its
-    nodes are never changed.
+    for ``metadata["unified_search"]``'s ``rerank_score`` and ``citation_id``;
+    the input list and its nodes are never changed. Every node leaves with a
+    citation ID unique among them (a retriever's own IDs are kept, see
+    ``cite_together``), and plain text nodes reach the model as ``<ref>``
+    elements, so ``citation_qa_template`` and ``resolve_citations`` work over
+    any index.
 
     Example:
         >>> rerank = UnifiedRerankPostprocessor(reranker="weighted", top_n=3)
@@ -78,20 +83,31 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
         ranked = await self._searcher.arerank(
             query_bundle.query_str, items, reranker=self.reranker, top_n=self.top_n
         )
-        return [_rescored(nodes[position], score) for position, _, score in ranked]
+        cited = cite_together(item for _, item, _ in ranked)
+        return [
+            _rescored(nodes[position], score, item.citation_id)
+            for (position, _, score), item in zip(ranked, cited, strict=True)
+        ]
 
 
-def _rescored(scored: NodeWithScore, score: float) -> NodeWithScore:
+def _rescored(scored: NodeWithScore, score: float, cid: str | None) -> NodeWithScore:
     old = scored.node
     current = old.metadata.get(METADATA_KEY)
-    fields = {**(current if isinstance(current, dict) else {}), "rerank_score": score}
+    fields = {
+        **(current if isinstance(current, dict) else {}),
+        "citation_id": cid,
+        "rerank_score": score,
+    }
     update = {
         "metadata": {**old.metadata, METADATA_KEY: fields},
-        # A ranking detail, not content: keep it out of embeddings and prompts.
+        # Ranking details, not content: keep them out of embeddings and prompts.
         "excluded_embed_metadata_keys": _with_key(old.excluded_embed_metadata_keys),
         "excluded_llm_metadata_keys": _with_key(old.excluded_llm_metadata_keys),
     }
     node = old.model_copy(update=update, deep=True)
+    if type(node) is TextNode:
+        # A reader's or index's text node reaches the model as a cited <ref>, as ours do.
+        node = ReferenceNode.model_validate(node.model_dump(exclude={"class_name"}))
     return NodeWithScore(node=node, score=score)
 
 

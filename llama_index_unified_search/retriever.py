@@ -11,6 +11,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from llama_index_unified_search.instrumentation import asearch, search
 from llama_index_unified_search.nodes import item_to_node
+from unified_search.modes import QueryMode
 from unified_search.parallel import Mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import ConfigLike, Searcher
@@ -62,7 +63,8 @@ class UnifiedSearchRetriever(BaseRetriever):
         requests: Sequence[Mapping[str, Any]] | None = None,
         collections: Sequence[str] = (),
         models: Sequence[str] = (),
-        mode: Mode | str = Mode.ALL,
+        mode: QueryMode | str | None = None,
+        parallel: Mode | str = Mode.ALL,
         top_k: int | None = None,
         source: Source | str = Source.USER,
         strict: bool = False,
@@ -88,7 +90,9 @@ class UnifiedSearchRetriever(BaseRetriever):
                 query (for example two ``kb`` requests over different collections).
             collections: knowledge-base collections (empty: the configured ones).
             models: database tables or views (empty: the configured ones).
-            mode: ``all``, ``any`` or ``race``.
+            mode: ``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``
+                searches each source once with the query as typed.
+            parallel: ``all``, ``any`` or ``race`` (also accepted as ``mode``).
             top_k: nodes to return; ``None`` uses ``rerank.top_n``.
             source: who is asking (``user`` by default, as everywhere).
             strict: raise on any failed source, not only when all fail.
@@ -110,6 +114,7 @@ class UnifiedSearchRetriever(BaseRetriever):
                 "requests": requests,
                 "collections": list(collections),
                 "models": list(models),
+                "parallel": parallel,
                 "mode": mode,
                 "k": top_k,
                 "source": source,

@@ -14,7 +14,8 @@ from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSp
 
 from llama_index_unified_search.instrumentation import asearch
 from llama_index_unified_search.retriever import resolve_session
-from unified_search._sync import run_sync
+from unified_search import run_sync
+from unified_search.modes import QueryMode
 from unified_search.searcher import ConfigLike, Searcher
 from unified_search.session import RunIds, SearchSession, ToolAnswer
 from unified_search.tools import TOOLS, ToolLimits, ToolSpec, tool_specs
@@ -45,6 +46,7 @@ class UnifiedSearchToolSpec(BaseToolSpec):
         config: ConfigLike = None,
         session: SearchSession | None = None,
         limits: ToolLimits | None = None,
+        mode: QueryMode | str | None = None,
         request_id: str | None = None,
         thread_id: str | None = None,
         chat_id: str | None = None,
@@ -56,12 +58,14 @@ class UnifiedSearchToolSpec(BaseToolSpec):
             config: or a configuration to build one from.
             session: or a session shared with retrievers (one citation scope for all).
             limits: what the model may search at most.
+            mode: ``fast``, ``deep`` or ``answer`` for every search tool (``None``: as typed).
             request_id: the citation scope to continue; the session's by default.
             thread_id: or the conversation thread as the scope.
             chat_id: the conversation the searches belong to.
         """
         self._session = resolve_session(session, searcher, config)
         self._limits = limits or ToolLimits()
+        self._mode = QueryMode.from_str(mode) if isinstance(mode, str) else mode
         self._run = RunIds(request_id=request_id, thread_id=thread_id, chat_id=chat_id)
 
     @property
@@ -82,7 +86,7 @@ class UnifiedSearchToolSpec(BaseToolSpec):
         """Run the tool ``name`` with ``arguments`` in this spec's scope and limits."""
         answer: ToolAnswer = await asearch(
             lambda sinks: self._session.acall_tool(
-                name, arguments, limits=self._limits, run=self._run, sinks=sinks
+                name, arguments, limits=self._limits, mode=self._mode, run=self._run, sinks=sinks
             )
         )
         return answer

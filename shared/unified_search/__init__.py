@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from unified_search._optional import MissingDependencyError
     from unified_search._sync import run_sync
+    from unified_search.attachments import DataSource, DBRow, KBDocument, MCPResource
     from unified_search.auth import Secret
     from unified_search.citations import Citations, build_context, citation_prompt, parse_citations
     from unified_search.config import SearchConfig
@@ -23,10 +24,12 @@ if TYPE_CHECKING:
     from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
     from unified_search.handler import SearchContext, SearchHandler
     from unified_search.kb.handler import KBHandler
+    from unified_search.modes import QueryMode, arun_mode, run_mode
     from unified_search.parallel import Mode
     from unified_search.response import SearchResponse
     from unified_search.searcher import Ranked, RunOptions, Searcher
     from unified_search.session import RunIds, SearchOptions, SearchSession, ToolAnswer
+    from unified_search.steps import StepName
     from unified_search.store import SearchRecord, SearchStore
     from unified_search.tools import ToolLimits, ToolSpec, tool_specs
     from unified_search.types import (
@@ -47,14 +50,19 @@ _EXPORTS: dict[str, str] = {
     "Citations": "unified_search.citations",
     "ConfigurationError": "unified_search.errors",
     "DBHandler": "unified_search.db.handler",
+    "DBRow": "unified_search.attachments",
+    "DataSource": "unified_search.attachments",
     "Entity": "unified_search.types",
     "ErrorCode": "unified_search.errors",
     "ErrorInfo": "unified_search.errors",
     "EventName": "unified_search.events",
     "GraphNode": "unified_search.types",
+    "KBDocument": "unified_search.attachments",
     "KBHandler": "unified_search.kb.handler",
+    "MCPResource": "unified_search.attachments",
     "MissingDependencyError": "unified_search._optional",
     "Mode": "unified_search.parallel",
+    "QueryMode": "unified_search.modes",
     "Ranked": "unified_search.searcher",
     "Reference": "unified_search.types",
     "ReferenceContext": "unified_search.types",
@@ -78,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "Searcher": "unified_search.searcher",
     "Secret": "unified_search.auth",
     "Source": "unified_search.types",
+    "StepName": "unified_search.steps",
     "ToolAnswer": "unified_search.session",
     "ToolLimits": "unified_search.tools",
     "ToolSpec": "unified_search.tools",
@@ -85,10 +94,12 @@ _EXPORTS: dict[str, str] = {
     "TraceStatus": "unified_search.events",
     "WebHandler": "unified_search.web.handler",
     "adeep_search": "unified_search.deep",
+    "arun_mode": "unified_search.modes",
     "build_context": "unified_search.citations",
     "citation_prompt": "unified_search.citations",
     "deep_search": "unified_search.deep",
     "parse_citations": "unified_search.citations",
+    "run_mode": "unified_search.modes",
     "run_sync": "unified_search._sync",
     "tool_specs": "unified_search.tools",
 }
@@ -97,14 +108,19 @@ __all__ = [
     "Citations",
     "ConfigurationError",
     "DBHandler",
+    "DBRow",
+    "DataSource",
     "Entity",
     "ErrorCode",
     "ErrorInfo",
     "EventName",
     "GraphNode",
+    "KBDocument",
     "KBHandler",
+    "MCPResource",
     "MissingDependencyError",
     "Mode",
+    "QueryMode",
     "Ranked",
     "Reference",
     "ReferenceContext",
@@ -128,6 +144,7 @@ __all__ = [
     "Searcher",
     "Secret",
     "Source",
+    "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",
@@ -135,10 +152,12 @@ __all__ = [
     "TraceStatus",
     "WebHandler",
     "adeep_search",
+    "arun_mode",
     "build_context",
     "citation_prompt",
     "deep_search",
     "parse_citations",
+    "run_mode",
     "run_sync",
     "tool_specs",
 ]

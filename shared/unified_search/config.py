@@ -16,6 +16,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from unified_search._section import Section
+from unified_search.citation_format import check_format
 from unified_search.db.config import DBConfig, QueryDSLConfig
 from unified_search.errors import ConfigurationError
 from unified_search.kb.config import KBConfig
@@ -33,7 +34,7 @@ class CitationConfig(Section):
     """How references are cited and packed for a model."""
 
     format: str = "#ref:{id}"
-    """How a citation is written in an answer; ``{id}`` becomes ``ref_001``."""
+    """How a citation is written in an answer, from the reference's ``{id}`` (``ref_001``), ``{index}`` (``1``), ``{type}``, ``{title}`` and ``{url}`` (``#ref:<id>`` without one); it must use ``{id}``, ``{index}`` or ``{url}``."""
     custom_prompt: str | None = None
     """Replaces the built-in citation instruction; ``{format}`` and ``{example}`` are filled in."""
     auto_inject_prompt: bool = True
@@ -43,10 +44,8 @@ class CitationConfig(Section):
 
     @field_validator("format")
     @classmethod
-    def _format_has_id(cls, value: str) -> str:
-        if value.count("{id}") != 1:
-            raise ValueError("format must contain {id} exactly once")
-        return value
+    def _known_fields(cls, value: str) -> str:
+        return check_format(value)
 
 
 class Weights(Section):
@@ -79,11 +78,13 @@ class Uses(Section):
     """Which implementation does each job: ``builtin``, an agent name, or ``mcp:<server>.<tool>``."""
 
     search: str = "builtin"
-    """``disabled`` turns automatic search off."""
+    """Automatic (``source: auto``) searches: ``builtin`` sources, ``disabled`` (off), or an agent
+    or MCP tool that runs the whole automatic search (``unified_search.delegated_search``)."""
     web: str = "builtin"
     """Web search: the builtin providers, an agent that plans its own searches, or an MCP tool."""
-    keyword: str | None = None
-    """Keyword extraction for web queries; ``None`` sends the query as typed."""
+    keyword: str | None = "builtin"
+    """Keyword extraction for the web queries of the searches in ``keyword.sources`` (automatic
+    ones by default); ``None`` sends every query as typed."""
     querydsl: str = "builtin"
     """Natural language to query DSL for database search."""
     rerank: str = "weighted"

@@ -30,7 +30,11 @@ def reference_rows(
     rows: list[Row] = []
     for name, field in model.model_fields.items():
         key = f"{prefix}{name}"
-        current = getattr(values, name) if values is not None else field.get_default(call_default_factory=True)
+        current = (
+            getattr(values, name)
+            if values is not None
+            else field.get_default(call_default_factory=True)
+        )
         section = _model_in(field.annotation)
         mapped = _mapped_model(field.annotation)
         if section is not None:

@@ -12,15 +12,24 @@ the caller keeps the item and leaves its date empty.
 from __future__ import annotations
 
 import functools
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from email.utils import parsedate_to_datetime
 
 from dateparser.date import DateDataParser
+
+from unified_search.types import TimeRange
 
 #: Languages tried for written-out and relative dates (the providers' most common ones).
 LANGUAGES = ("en", "zh", "ja", "ko", "de", "fr", "es", "pt", "it", "nl", "ru")
 #: Longer values are prose, not dates.
 MAX_CHARS = 64
+#: How far back each ``time_range`` reaches.
+SPANS: dict[TimeRange, timedelta] = {
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+    "month": timedelta(days=31),
+    "year": timedelta(days=366),
+}
 
 
 def parse_date(value: str, now: datetime | None = None) -> datetime | None:
@@ -77,3 +86,24 @@ def _parser(reference: datetime) -> DateDataParser:
 
 def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def within_period(
+    published: datetime,
+    now: datetime,
+    time_range: TimeRange | None = None,
+    start: date | None = None,
+    end: date | None = None,
+) -> bool:
+    """Tell whether a publication time falls in a request's ``time_range`` or dates.
+
+    Example:
+        >>> now = datetime(2026, 7, 10, tzinfo=UTC)
+        >>> within_period(datetime(2026, 7, 1, tzinfo=UTC), now, "week")
+        False
+    """
+    if time_range is not None and published < now - SPANS[time_range]:
+        return False
+    if start is not None and published < datetime.combine(start, time.min, UTC):
+        return False
+    return end is None or published <= datetime.combine(end, time.max, UTC)

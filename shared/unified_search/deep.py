@@ -1,25 +1,27 @@
-"""Deep search: one question, several sub-queries, every source, one intent-aware ranking.
+"""Deep search: one question, several sub-queries, several providers, one intent-aware ranking.
 
 ``adeep_search`` classifies the query's intent, expands it into sub-queries
-(``unified_search.nlp.expand``), sends one request per (sub-query × source
-type) in parallel, and lets the engine merge and deduplicate them and rerank
-with the ``intent`` reranker. The intent's freshness becomes the web requests'
-``time_range``. What the deep search decided is recorded on every
-``SearchResult`` in ``metadata["deep_search"]`` (read it back with
-:func:`deep_search_info`). Deep search sits above the engine: it imports the
-Searcher, never the reverse.
+(``unified_search.nlp.expand``: synonyms, intent-driven sub-queries, the other
+language's wording), sends one request per (sub-query × source) in parallel,
+asks every usable web provider at once, and lets the engine merge and
+deduplicate them and rerank with the ``intent`` reranker. The intent's
+freshness becomes the web requests' ``time_range``. What the deep search
+decided is recorded on every ``SearchResult`` in ``metadata["deep_search"]``
+(read it back with :func:`deep_search_info`). Deep search sits above the
+engine: it imports the Searcher, never the reverse; ``unified_search.modes``
+builds the ``deep`` and ``answer`` modes on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
-from unified_search.nlp.expand import Expansion, expand_query
+from unified_search.nlp.expand import expand_query
 from unified_search.nlp.intent import STRATEGIES, Intent
 from unified_search.response import SearchResponse
 from unified_search.types import RerankOptions, SearchRequest, SearchType
@@ -47,6 +49,8 @@ class DeepSearchInfo(BaseModel):
     sub_queries: list[str]
     types: list[SearchType] = []
     time_range: str | None = None
+    providers: list[str] = []
+    """Web providers asked when the configuration names none (every one with a key)."""
 
 
 async def adeep_search(
@@ -68,17 +72,13 @@ async def adeep_search(
     request_fields = {k: v for k, v in options.items() if k in _REQUEST_FIELDS}
     run_options = {k: v for k, v in options.items() if k not in _REQUEST_FIELDS}
     chosen = [SearchType(t) for t in types] if types else default_types(searcher.config)
-    expansion = expand_query(_checked(query), config=searcher.config.keyword)
-    requests = plan_requests(expansion, chosen, request_fields)
-    info = DeepSearchInfo(
-        query=expansion.query,
-        intent=expansion.intent,
-        sub_queries=expansion.sub_queries,
-        types=list(dict.fromkeys(chosen)),
-        time_range=STRATEGIES[expansion.intent].time_range,
-    )
+    base = [
+        SearchRequest.model_validate({**request_fields, "query": _checked(query), "type": kind})
+        for kind in dict.fromkeys(chosen)
+    ]
+    requests, info = deep_plan(base, searcher.config)
     response = await searcher.aall(requests, **run_options)
-    return _recorded(response, info)
+    return recorded(response, info)
 
 
 def deep_search(
@@ -100,44 +100,70 @@ def _checked(query: str) -> str:
 
 
 def default_types(config: SearchConfig) -> list[SearchType]:
-    """The source types with something configured (web providers, collections, a database)."""
+    """The source types with something configured (web providers or keys, collections, a database)."""
     configured = [
-        (SearchType.WEB, bool(config.web.providers)),
+        (SearchType.WEB, bool(config.web.providers or usable_providers(config))),
         (SearchType.KB, bool(config.kb.collections)),
         (SearchType.DB, config.db.url is not None),
     ]
     return [kind for kind, ready in configured if ready] or [SearchType.WEB]
 
 
-def plan_requests(
-    expansion: Expansion, types: Sequence[SearchType], fields: Mapping[str, Any]
-) -> list[SearchRequest]:
-    """One request per (sub-query × type), the original query first (the reranker reads it)."""
+def usable_providers(config: SearchConfig) -> list[str]:
+    """The web providers usable with the environment as it is (keys set), Tavily first."""
+    from unified_search.web.registry import keyed_providers  # web loads only when asked
+
+    return keyed_providers(config.web)
+
+
+def deep_plan(
+    requests: Sequence[SearchRequest], config: SearchConfig
+) -> tuple[list[SearchRequest], DeepSearchInfo]:
+    """Expand the query of ``requests`` and return one request per (sub-query × request).
+
+    The original query comes first (the reranker reads it). Every request asks
+    for the ``intent`` reranker unless it names one; web requests get the
+    intent's time range unless they set one, and every usable provider when
+    neither they nor ``web.providers`` name any.
+    """
+    expansion = expand_query(
+        requests[0].query, config=config.keyword, language=config.options.language
+    )
     time_range = STRATEGIES[expansion.intent].time_range
-    base = {"rerank": RerankOptions(uses=DEEP_RERANKER), **fields}
-    return [
-        SearchRequest.model_validate(
-            {
-                **base,
-                "query": sub_query,
-                "type": kind,
-                **_web_only(kind, time_range, fields),
-            }
-        )
+    providers = [] if config.web.providers else usable_providers(config)
+    planned = [
+        _sub_request(request, sub_query, time_range, providers)
         for sub_query in expansion.sub_queries
-        for kind in dict.fromkeys(types)
+        for request in requests
     ]
+    info = DeepSearchInfo(
+        query=expansion.query,
+        intent=expansion.intent,
+        sub_queries=expansion.sub_queries,
+        types=list(dict.fromkeys(request.type for request in requests)),
+        time_range=time_range,
+        providers=providers if any(r.type is SearchType.WEB for r in requests) else [],
+    )
+    return planned, info
 
 
-def _web_only(
-    kind: SearchType, time_range: str | None, fields: Mapping[str, Any]
-) -> dict[str, Any]:
-    if kind is not SearchType.WEB or time_range is None or "time_range" in fields:
-        return {}
-    return {"time_range": time_range}
+def _sub_request(
+    request: SearchRequest, sub_query: str, time_range: str | None, providers: list[str]
+) -> SearchRequest:
+    update: dict[str, Any] = {"query": sub_query}
+    if request.rerank is None or request.rerank.uses is None:
+        top_n = request.rerank.top_n if request.rerank else None
+        update["rerank"] = RerankOptions(uses=DEEP_RERANKER, top_n=top_n)
+    if request.type is SearchType.WEB:
+        if time_range and not (request.time_range or request.start_date or request.end_date):
+            update["time_range"] = time_range
+        if providers and "providers" not in request.options:
+            update["options"] = {**request.options, "providers": providers}
+    return request.model_copy(update=update)
 
 
-def _recorded(response: SearchResponse, info: DeepSearchInfo) -> SearchResponse:
+def recorded(response: SearchResponse, info: DeepSearchInfo) -> SearchResponse:
+    """Record what the deep search decided on every result of ``response``."""
     record = info.model_dump(mode="json")
     results = [
         None

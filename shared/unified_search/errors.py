@@ -135,5 +135,7 @@ def as_search_error(exc: BaseException, *, provider: str | None = None) -> Searc
         return SearchError(ErrorCode.TIMEOUT, "the search timed out", provider=provider)
     if isinstance(exc, ValueError):
         return SearchError(ErrorCode.INVALID_QUERY, str(exc), provider=provider)
+    if isinstance(exc, ImportError):  # an optional dependency: the message names its extra
+        return SearchError(ErrorCode.UNSUPPORTED, str(exc), provider=provider)
     text = str(exc) or type(exc).__name__
     return SearchError(ErrorCode.UNKNOWN, f"{type(exc).__name__}: {text}", provider=provider)

@@ -1,9 +1,10 @@
 """Live trace and progress events of a search.
 
 A search is a trace tree: one ``search`` node with a ``search_item`` child per
-request. Each change is sent to every sink as a ``SearchEvent``; a sink is any
-callable (sync or async). A sink that raises is logged and skipped: observers
-never break a search.
+request, and ``search_step`` nodes under them for the timed steps of a source
+(see ``unified_search.steps``); ``unified_search.trace`` builds it. Each change
+is sent to every sink as a ``SearchEvent``; a sink is any callable (sync or
+async). A sink that raises is logged and skipped: observers never break a search.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import inspect
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -19,11 +20,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from unified_search.errors import ErrorInfo
-from unified_search.types import SearchType
+from unified_search.types import Reference, SearchType
 
 logger = logging.getLogger(__name__)
 
-Language = Literal["en", "zh"]
 LogLevel = Literal["debug", "info", "warn", "error"]
 
 
@@ -45,9 +45,14 @@ class EventName(StrEnum):
 
     SEARCH_START = "search_start"
     SEARCH_ITEM_START = "search_item_start"
+    SEARCH_STEP_START = "search_step_start"
+    SEARCH_STEP_COMPLETE = "search_step_complete"
+    SEARCH_STEP_FAILED = "search_step_failed"
     SEARCH_ITEM_LOG = "search_item_log"
     SEARCH_ITEM_COMPLETE = "search_item_complete"
     SEARCH_ITEM_FAILED = "search_item_failed"
+    SEARCH_RESULT = "search_result"
+    """One cited reference, in final order, once the search has numbered them."""
     SEARCH_COMPLETE = "search_complete"
     SEARCH_PROGRESS = "search_progress"
 
@@ -59,16 +64,18 @@ class TraceLog(BaseModel):
 
     level: LogLevel
     message: str
+    data: dict[str, Any] | None = None
+    """Figures behind the message (``{"count": 3, "duration_ms": 41.2}``)."""
     at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
 
 class TraceNode(BaseModel):
-    """A node of the trace tree: the whole search, or one request within it."""
+    """A node of the trace tree: the whole search, one request, or one step of either."""
 
     model_config = ConfigDict(frozen=True)
 
     id: str = Field(default_factory=lambda: uuid.uuid4().hex)
-    kind: Literal["search", "search_item"]
+    kind: Literal["search", "search_item", "search_step"]
     parent_id: str | None = None
     type: SearchType | None = None
     status: TraceStatus = TraceStatus.PENDING
@@ -96,63 +103,14 @@ class SearchEvent(BaseModel):
     node: TraceNode | None = None
     message: str | None = None
     """Human-readable progress text (``search_progress`` only)."""
+    done: bool = False
+    """The search's last progress message: a UI can remove its indicator."""
+    reference: Reference | None = None
+    """The cited reference (``search_result`` only)."""
     at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
 
 EventSink = Callable[[SearchEvent], Awaitable[None] | None]
-
-_LABELS: dict[str, dict[Language, str]] = {
-    "search": {"en": "Search", "zh": "搜索"},
-    "web": {"en": "Web search", "zh": "网络搜索"},
-    "kb": {"en": "Knowledge base search", "zh": "知识库搜索"},
-    "db": {"en": "Database search", "zh": "数据库搜索"},
-}
-
-ProgressKind = Literal["searching", "found", "partial", "failed", "none"]
-
-_PROGRESS: dict[Language, dict[ProgressKind, str]] = {
-    "en": {
-        "searching": "Searching…",
-        "found": "Found {n} references",
-        "partial": "Found {n} references (some sources failed)",
-        "failed": "Search failed",
-        "none": "No references found",
-    },
-    "zh": {
-        "searching": "正在搜索…",
-        "found": "找到 {n} 条参考资料",
-        "partial": "找到 {n} 条参考资料（部分来源失败）",
-        "failed": "搜索失败",
-        "none": "未找到参考资料",
-    },
-}
-
-
-def label(key: str, language: Language = "en") -> str:
-    """Return the display label of the whole search (``search``) or a source type."""
-    return _LABELS[key][language]
-
-
-def progress_message(kind: ProgressKind, count: int = 0, language: Language = "en") -> str:
-    """Return the progress text people see, pluralised in English.
-
-    Example:
-        >>> progress_message("found", 1)
-        'Found 1 reference'
-    """
-    text = _PROGRESS[language][kind].format(n=count)
-    if language == "en" and count == 1 and kind in ("found", "partial"):
-        text = text.replace("1 references", "1 reference")
-    return text
-
-
-def outcome_kind(count: int, failed: int, total: int) -> ProgressKind:
-    """Classify a finished search for its closing progress message."""
-    if total and failed == total:
-        return "failed"
-    if count == 0:
-        return "none"
-    return "partial" if failed else "found"
 
 
 class EventBus:
@@ -160,6 +118,11 @@ class EventBus:
 
     def __init__(self, sinks: Iterable[EventSink] = ()) -> None:
         self._sinks: list[EventSink] = list(sinks)
+
+    @property
+    def listening(self) -> bool:
+        """Whether any sink would receive an event (events nobody hears are not built)."""
+        return bool(self._sinks)
 
     def add(self, sink: EventSink) -> None:
         """Subscribe ``sink`` to every later event."""
@@ -183,158 +146,3 @@ class EventBus:
                     await outcome
             except Exception:
                 logger.exception("event sink %r failed on %s; the search goes on", sink, event.name)
-
-
-class Trace:
-    """Build the trace tree of one search and announce every change.
-
-    Example:
-        >>> trace = Trace(EventBus(), request_id="r1")
-        >>> trace.root.kind
-        'search'
-    """
-
-    def __init__(
-        self,
-        bus: EventBus,
-        *,
-        request_id: str,
-        chat_id: str | None = None,
-        language: Language = "en",
-        query: str = "",
-        types: Iterable[SearchType] = (),
-    ) -> None:
-        self._bus = bus
-        self.request_id = request_id
-        self.chat_id = chat_id
-        self.language: Language = language
-        self.root = TraceNode(
-            kind="search",
-            label=label("search", language),
-            input={"query": query, "types": sorted({t.value for t in types})},
-        )
-        self._children: dict[str, TraceNode] = {}
-
-    @property
-    def nodes(self) -> list[TraceNode]:
-        """The root followed by its children in creation order."""
-        return [self.root, *self._children.values()]
-
-    async def _send(
-        self, name: EventName, node: TraceNode | None, message: str | None = None
-    ) -> None:
-        event = SearchEvent(
-            name=name,
-            request_id=self.request_id,
-            search_id=self.root.id,
-            chat_id=self.chat_id,
-            node=node,
-            message=message,
-        )
-        await self._bus.emit(event)
-
-    async def progress(self, kind: ProgressKind, count: int = 0) -> None:
-        """Emit a progress message in the trace's language."""
-        await self._send(
-            EventName.SEARCH_PROGRESS, None, progress_message(kind, count, self.language)
-        )
-
-    async def start(self) -> None:
-        """Mark the search running and say so."""
-        self.root = _started(self.root)
-        await self._send(EventName.SEARCH_START, self.root)
-        await self.progress("searching")
-
-    def add_item(self, type_: SearchType, input_: Mapping[str, Any]) -> str:
-        """Create a pending child node for one request and return its id."""
-        node = TraceNode(
-            kind="search_item",
-            parent_id=self.root.id,
-            type=type_,
-            label=label(type_.value, self.language),
-            input=dict(input_),
-        )
-        self._children[node.id] = node
-        return node.id
-
-    async def item_started(self, node_id: str) -> None:
-        """Mark a request running."""
-        self._children[node_id] = _started(self._children[node_id])
-        await self._send(EventName.SEARCH_ITEM_START, self._children[node_id])
-
-    async def item_log(self, node_id: str, level: LogLevel, message: str) -> None:
-        """Attach a log line to a request's node."""
-        node = self._children[node_id]
-        node = node.model_copy(
-            update={"logs": [*node.logs, TraceLog(level=level, message=message)]}
-        )
-        self._children[node_id] = node
-        await self._send(EventName.SEARCH_ITEM_LOG, node)
-
-    async def item_finished(
-        self, node_id: str, output: Mapping[str, Any], error: ErrorInfo | None = None
-    ) -> None:
-        """Mark a request completed, or failed when ``error`` is given."""
-        node = _ended(self._children[node_id], output, error)
-        self._children[node_id] = node
-        name = EventName.SEARCH_ITEM_FAILED if error else EventName.SEARCH_ITEM_COMPLETE
-        await self._send(name, node)
-
-    async def item_skipped(self, node_id: str, reason: str) -> None:
-        """Mark a request skipped, with the reason."""
-        node = self._children[node_id]
-        self._children[node_id] = node.model_copy(
-            update={
-                "status": TraceStatus.SKIPPED,
-                "output": {"skipped": reason},
-                "ended_at": _now(),
-            }
-        )
-        await self._send(EventName.SEARCH_ITEM_COMPLETE, self._children[node_id])
-
-    async def item_cancelled(self, node_id: str) -> None:
-        """Mark a request cancelled because the search already had its answer."""
-        node = self._children[node_id]
-        self._children[node_id] = node.model_copy(
-            update={"status": TraceStatus.CANCELLED, "ended_at": _now()}
-        )
-        await self._send(EventName.SEARCH_ITEM_FAILED, self._children[node_id])
-
-    async def root_log(self, level: LogLevel, message: str) -> None:
-        """Attach a log line to the search node itself."""
-        log = TraceLog(level=level, message=message)
-        self.root = self.root.model_copy(update={"logs": [*self.root.logs, log]})
-
-    async def finish(
-        self, count: int, *, failed: int, total: int, output: Mapping[str, Any]
-    ) -> None:
-        """Close the search and emit the closing progress message.
-
-        Args:
-            count: references found.
-            failed: requests that failed as a whole.
-            total: requests that ran (skipped ones excluded).
-            output: figures recorded on the search node.
-        """
-        kind = outcome_kind(count, failed, total)
-        error = (
-            ErrorInfo(code="UNKNOWN", message="every source failed") if kind == "failed" else None
-        )
-        self.root = _ended(self.root, output, error)
-        await self._send(EventName.SEARCH_COMPLETE, self.root)
-        await self.progress(kind, count)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _started(node: TraceNode) -> TraceNode:
-    return node.model_copy(update={"status": TraceStatus.RUNNING, "started_at": _now()})
-
-
-def _ended(node: TraceNode, output: Mapping[str, Any], error: ErrorInfo | None) -> TraceNode:
-    status = TraceStatus.FAILED if error else TraceStatus.COMPLETED
-    return node.model_copy(
-        update={"status": status, "output": dict(output), "error": error, "ended_at": _now()}
-    )

@@ -5,7 +5,8 @@
 * more than 15: one overview line, the top 5, and how many more from which sources.
 
 Titles and snippets are untrusted text: line breaks and control characters are
-flattened so that one result stays on one line.
+flattened so that one result stays on one line. ``answer_prompt`` wraps the
+same shapes in the instructions of answer mode.
 """
 
 from __future__ import annotations
@@ -132,3 +133,43 @@ def _origin(item: ResultItem) -> str:
         return host
     where = item.collection or item.model
     return f"{item.type.value}:{where}" if where else item.type.value
+
+
+#: How the model should go through the results, by the size of the result set.
+_SHAPES = (
+    (SHORT_LIST, "There are only a few results: go through each one and cite it."),
+    (
+        GROUPED_LIST,
+        "Group what the results say into the topics below and summarise each topic, "
+        "citing the results it rests on.",
+    ),
+    (
+        None,
+        "There are many results: open with an overview of the main findings, then go "
+        "through the five most relevant ones, and close by saying how many results from "
+        "which sources were found and asking which aspect to look into further.",
+    ),
+)
+
+ANSWER_RULES = (
+    "Give the answer first, then the evidence; do not begin by describing the search.",
+    "Organise the answer by topic, not by where each result came from.",
+    "When results contradict each other, say so plainly and cite each side.",
+    "Show how sure you are: state a fact directly when several recent results agree; "
+    "write 'according to' and cite the one result a claim rests on, or when it is old; "
+    "present the competing claims when results disagree or leave the question open.",
+)
+"""What answer mode asks of the model, whatever the number of results."""
+
+
+def answer_prompt(items: Sequence[ResultItem], *, query: str) -> str:
+    """The synthesis instructions of answer mode for ``items`` (best first), sized to their number.
+
+    Example:
+        >>> print(answer_prompt([], query="rust async").splitlines()[0])
+        Answer the question 'rust async' from the references.
+    """
+    shape = next(text for limit, text in _SHAPES if limit is None or len(items) <= limit)
+    rules = "\n".join(f"- {rule}" for rule in (*ANSWER_RULES, shape))
+    heading = f"Answer the question {flat(query)!r} from the references."
+    return f"{heading}\n{rules}\n\nResults at a glance:\n{synthesize(items, query=query)}"

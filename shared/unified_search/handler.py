@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from unified_search.config import SearchConfig
 from unified_search.delegates import Delegates
 from unified_search.events import LogLevel
+from unified_search.steps import StepFn, no_step
 from unified_search.types import SearchRequest, SearchResult
 
-LogFn = Callable[[LogLevel, str], Awaitable[None]]
+
+class LogFn(Protocol):
+    """``ctx.log``: attach a log line, and the figures behind it, to the request's trace node."""
+
+    async def __call__(
+        self, level: LogLevel, message: str, data: Mapping[str, Any] | None = None
+    ) -> None:
+        """Log ``message`` at ``level`` with optional JSON-ready ``data``."""
+        ...
 
 
-async def _discard(level: LogLevel, message: str) -> None:
+async def _discard(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -> None:
     return None
 
 
@@ -28,8 +37,11 @@ class SearchContext:
         chat_id: the conversation, when the caller gave one.
         user: values from the caller's context, such as a tenant ID used by database
             permission filters. Never taken from the query text.
-        log: attach a log line to this request's trace node.
+        log: attach a log line (and a ``data`` mapping) to this request's trace node.
         delegates: the registered agents and MCP servers, for ``uses`` values.
+        step: time a step of this request as a sub-node of its trace node:
+            ``async with ctx.step("dsl_build"):`` or, around blocking work and in
+            worker threads, ``with ctx.step("embedding"):`` (see ``unified_search.steps``).
     """
 
     config: SearchConfig
@@ -38,6 +50,7 @@ class SearchContext:
     user: Mapping[str, Any] = field(default_factory=dict)
     log: LogFn = _discard
     delegates: Delegates = field(default_factory=Delegates)
+    step: StepFn = no_step
 
 
 @runtime_checkable
@@ -46,19 +59,20 @@ class SearchHandler(Protocol):
 
     Raise ``SearchError`` (or let any exception escape) on failure: the engine
     turns it into ``SearchResult.error`` and the other requests go on. Return a
-    result with ``failures`` when only part of the work failed. ``search`` is the
+    result with ``failures`` when only part of the work failed. ``asearch`` is the
     engine's hook (async, called by the Searcher); callers search through
     ``Searcher.asearch`` / ``search`` or ``SearchSession``. A web handler may also
-    offer ``async retrieve(url, ctx)``, which ``Searcher.aretrieve`` uses.
+    offer ``async aretrieve(url, ctx)``, which ``Searcher.aretrieve`` uses. Async
+    methods are named ``a`` + name everywhere, as in LangChain and LlamaIndex.
 
     Example:
         >>> class Echo:
-        ...     async def search(self, request, ctx):
+        ...     async def asearch(self, request, ctx):
         ...         item = ResultItem(type=request.type, title=request.query)
         ...         return SearchResult(type=request.type, query=request.query, items=[item])
     """
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search and return items for ``request``."""
         ...
 

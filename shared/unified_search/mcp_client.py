@@ -1,10 +1,11 @@
-"""Call a tool on an MCP server configured by name, through the official ``mcp`` SDK.
+"""Call a tool, or read a resource, on an MCP server configured by name (official ``mcp`` SDK).
 
 A server is a stdio command or a streamable HTTP URL (``config.mcp[name]``).
-Each call opens a session, initialises it, calls the tool and closes it: tool
-calls are rare next to their own latency, and no process or connection
-outlives the call. The answer is the tool's structured content when it gives
-one, otherwise its text content (parsed as JSON when it is JSON).
+Each call opens a session, initialises it, calls the tool (or reads the
+resource) and closes it: such calls are rare next to their own latency, and no
+process or connection outlives the call. A tool's answer is its structured
+content when it gives one, otherwise its text content (parsed as JSON when it
+is JSON); a resource's is its text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -35,11 +36,39 @@ async def call_mcp_tool(
         >>> cfg = SearchConfig.load(profile={"mcp": {"search": {"command": "my-mcp-server"}}})
         >>> asyncio.run(call_mcp_tool(cfg, "search", "web_search", {"query": "rag"}))  # doctest: +SKIP
     """
-    settings = server_config(config, server)
     where = f"mcp:{server}.{tool}"
+    result = await _guarded(
+        config, server, where, lambda session: session.call_tool(tool, arguments)
+    )
+    return tool_output(result, provider=where)
+
+
+async def read_mcp_resource(config: SearchConfig, server: str, uri: str) -> str:
+    """Read the text of resource ``uri`` on the MCP server named ``server``.
+
+    Raises:
+        SearchError: as ``call_mcp_tool``; UNSUPPORTED for a resource without text.
+    """
+    where = f"mcp:{server}"
+    result = await _guarded(config, server, where, lambda session: session.read_resource(uri))
+    texts = [
+        text for block in result.contents if isinstance(text := getattr(block, "text", None), str)
+    ]
+    if not texts:
+        raise SearchError(
+            ErrorCode.UNSUPPORTED, f"resource {uri!r} has no text content", provider=where
+        )
+    return "\n".join(texts)
+
+
+async def _guarded(
+    config: SearchConfig, server: str, where: str, use: Callable[[Any], Awaitable[Any]]
+) -> Any:
+    """Open a session on ``server``, run ``use(session)`` within its timeout, map the failures."""
+    settings = server_config(config, server)
     try:
         async with asyncio.timeout(settings.timeout):
-            result = await _call(settings, tool, arguments)
+            return await _session_call(settings, use)
     except TimeoutError:
         raise SearchError(
             ErrorCode.TIMEOUT, f"no answer within {settings.timeout:g} s", provider=where
@@ -54,7 +83,6 @@ async def call_mcp_tool(
         raise SearchError(
             ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=where
         ) from exc
-    return tool_output(result, provider=where)
 
 
 def server_config(config: SearchConfig, server: str) -> MCPServerConfig:
@@ -90,7 +118,7 @@ def _parsed(text: str) -> Any:
         return text
 
 
-async def _call(settings: MCPServerConfig, tool: str, arguments: dict[str, Any]) -> Any:
+async def _session_call(settings: MCPServerConfig, use: Callable[[Any], Awaitable[Any]]) -> Any:
     try:
         ClientSession = require("mcp", extra="mcp", purpose="the MCP client").ClientSession
     except MissingDependencyError as exc:
@@ -99,7 +127,7 @@ async def _call(settings: MCPServerConfig, tool: str, arguments: dict[str, Any])
         read, write = await stack.enter_async_context(_transport(settings))
         session = await stack.enter_async_context(ClientSession(read, write))
         await session.initialize()
-        return await session.call_tool(tool, arguments)
+        return await use(session)
 
 
 @asynccontextmanager

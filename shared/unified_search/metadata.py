@@ -11,6 +11,7 @@ core did not write is never read as a core field and comes back unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Any
 
 from unified_search.types import ITEM_FIELDS, ResultItem, SearchType
@@ -47,6 +48,41 @@ def user_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in metadata.items() if key != METADATA_KEY}
 
 
+def display_fields(metadata: Mapping[str, Any]) -> dict[str, str]:
+    """A title and URL to show for a loader's document, read from its usual keys.
+
+    ``title`` (WebBaseLoader), else the file named by ``file_name``, ``source`` or
+    ``file_path`` with its ``page_label`` (PyPDFLoader, SimpleDirectoryReader); the
+    URL is the first ``url`` or ``source`` that is an http(s) address. Keys of other
+    types are ignored; the metadata itself is never changed.
+
+    Example:
+        >>> display_fields({"source": "reports/q1.pdf", "page": 3, "page_label": "4"})
+        {'title': 'q1.pdf, page 4'}
+    """
+    fields: dict[str, str] = {}
+    url = next((v for v in _texts(metadata, "url", "source") if _is_web(v)), None)
+    if url:
+        fields["url"] = url
+    name = next((v for v in _texts(metadata, "file_name", "source", "file_path")), None)
+    title = next(iter(_texts(metadata, "title")), None)
+    if title is None and name is not None:
+        title = name if _is_web(name) else PurePath(name).name
+        page = metadata.get("page_label")
+        title += f", page {page}" if isinstance(page, str | int) and str(page) else ""
+    if title:
+        fields["title"] = title
+    return fields
+
+
+def _texts(metadata: Mapping[str, Any], *keys: str) -> list[str]:
+    return [v.strip() for k in keys if isinstance(v := metadata.get(k), str) and v.strip()]
+
+
+def _is_web(value: str) -> bool:
+    return value.startswith(("http://", "https://"))
+
+
 def item_from_metadata(
     content: str,
     metadata: Mapping[str, Any],
@@ -60,7 +96,7 @@ def item_from_metadata(
         >>> item_from_metadata("text", {"source": "notes.txt", "page": 2}).metadata
         {'source': 'notes.txt', 'page': 2}
     """
-    fields = {"type": default_type, **defaults, **core_fields(metadata)}
+    fields = {"type": default_type, **display_fields(metadata), **defaults, **core_fields(metadata)}
     return ResultItem.model_validate(
         {**fields, "content": content, "metadata": user_metadata(metadata)}
     )

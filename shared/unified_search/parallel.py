@@ -13,6 +13,21 @@ from enum import StrEnum
 from typing import TypeVar
 
 T = TypeVar("T")
+E = TypeVar("E", bound=StrEnum)
+
+
+def parse_choice(kind: type[E], value: str, noun: str) -> E:
+    """Parse ``value`` as a member of ``kind``; the error names ``noun`` and the valid values.
+
+    Example:
+        >>> parse_choice(Mode, "any", "mode")
+        <Mode.ANY: 'any'>
+    """
+    try:
+        return kind(value)
+    except ValueError:
+        valid = ", ".join(member.value for member in kind)
+        raise ValueError(f"unknown {noun} {value!r}; valid modes: {valid}") from None
 
 
 class Mode(StrEnum):
@@ -28,11 +43,7 @@ class Mode(StrEnum):
     @classmethod
     def from_str(cls, value: str) -> Mode:
         """Parse a mode name; the error lists the valid names."""
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(m.value for m in cls)
-            raise ValueError(f"unknown mode {value!r}; valid modes: {valid}") from None
+        return parse_choice(cls, value, "mode")
 
 
 async def fan_out(

@@ -299,6 +299,33 @@ def _references_table(metadata: MetaData, prefix: str, records: Table) -> Table:
     )
 
 
+def record_filters(
+    records: Table,
+    chat_id: str | None,
+    source: Source | SearchType | str | None,
+    *,
+    include_deleted: bool = False,
+) -> list[Any]:
+    """The WHERE clauses of a records query by chat and source.
+
+    ``source`` is who asked (``user``, ``hook``, ``auto``) or the kind of source
+    searched (``web``, ``kb``, ``db``), as the design's records name it.
+    """
+    filters: list[Any] = [] if include_deleted else [records.c.deleted_at.is_(None)]
+    if chat_id is not None:
+        filters.append(records.c.chat_id == chat_id)
+    if source is not None:
+        value = str(source)
+        if value in set(Source):
+            filters.append(records.c.source == value)
+        elif value in set(SearchType):
+            filters.append(records.c.type == value)
+        else:
+            valid = ", ".join([*Source, *SearchType])
+            raise ValueError(f"unknown source {value!r}; valid: {valid}")
+    return filters
+
+
 def _text(value: str) -> str:
     # PostgreSQL text cannot hold NUL; store U+FFFD everywhere so both dialects agree.
     return value.replace("\x00", "\ufffd")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -13,11 +14,14 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 from unified_search._lifecycle import Closable
 from unified_search._optional import require
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource, attaching
+from unified_search.choices import check_uses
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig, Weights
+from unified_search.delegated_search import delegating
 from unified_search.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError, as_search_error
-from unified_search.events import EventBus, EventSink, Trace
+from unified_search.events import EventBus, EventSink, LogLevel
 from unified_search.handler import ClosableHandler, SearchContext, SearchHandler
 from unified_search.merge import merge, weighted_items
 from unified_search.numbering import Numbered, Numbering
@@ -25,6 +29,8 @@ from unified_search.parallel import Mode, fan_out
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
 from unified_search.response import SearchResponse
+from unified_search.steps import StepName
+from unified_search.trace import Trace
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType, Source
 
 logger = logging.getLogger(__name__)
@@ -43,6 +49,7 @@ class RunOptions(TypedDict, total=False):
     overrides: Mapping[str, Any] | None
     top_n: int | None
     provided_references: int
+    attachments: Sequence[DataSource]
     sinks: Iterable[EventSink]
 
 
@@ -78,6 +85,8 @@ class Searcher(Closable):
     (a fresh one per call by default). With a ``store`` (a ``SearchStore``) every
     search is recorded and the numbering of every scope is persisted, so restarts
     and other processes continue it; without one it lives in this process only.
+    ``agents`` are the delegates ``uses`` values may name: every ``uses`` value is
+    checked when the Searcher is built (``ConfigurationError`` listing the valid ones).
 
     Example:
         >>> async with Searcher({"kb": {"collections": ["docs"]}}) as searcher:  # doctest: +SKIP
@@ -97,6 +106,7 @@ class Searcher(Closable):
         self.config = as_config(config)
         self.store = store
         self.delegates = Delegates(agents)
+        check_uses(self.config, self.delegates)
         self.events = EventBus(sinks)
         self.numbering = Numbering(store)
         self._handlers: dict[SearchType, SearchHandler] = {}
@@ -108,7 +118,7 @@ class Searcher(Closable):
     def register(self, type_: SearchType | str, handler: SearchHandler) -> None:
         """Use ``handler`` for every request of ``type_`` (replacing the builtin one)."""
         if not isinstance(handler, SearchHandler):
-            raise TypeError("a handler needs an async search(request, ctx) method")
+            raise TypeError("a handler needs an async asearch(request, ctx) method")
         self._handlers[SearchType(type_)] = handler
 
     def handler(self, type_: SearchType) -> SearchHandler:
@@ -175,7 +185,7 @@ class Searcher(Closable):
         """
         if not items:
             return []
-        ranked = await self.reranker(reranker).rerank(query, items, top_n=top_n)
+        ranked = await self.reranker(reranker).arerank(query, items, top_n=top_n)
         return _positions(items, ranked)
 
     async def arun(
@@ -197,8 +207,10 @@ class Searcher(Closable):
                 filters); ``overrides``, configuration keys applied over the Searcher's;
                 ``top_n``, how many items to keep (default: the requests' ``rerank.top_n``
                 or ``rerank.top_n``); ``provided_references``, references the user attached
-                themselves (they count toward ``options.skip_threshold``); ``sinks``, extra
-                event sinks for this call only.
+                themselves (they count toward ``options.skip_threshold``); ``attachments``,
+                rows, documents and MCP resources the user attached, cited as references of
+                their own (``unified_search.attachments``); ``sinks``, extra event sinks for
+                this call only.
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
         return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
@@ -210,9 +222,12 @@ class Searcher(Closable):
         fetch: Fetch,
         **options: Unpack[RunOptions],
     ) -> SearchResponse:
+        _check_options(options)
         started = time.perf_counter()
         overrides, chat_id = options.get("overrides"), options.get("chat_id")
         config = self.config.merged(overrides) if overrides else self.config
+        if overrides:
+            check_uses(config, self.delegates)
         reranker = self._reranker(batch, config)
         keep = _top_n(batch, config, options.get("top_n"))
         request_id = options.get("request_id") or self.new_scope()
@@ -233,18 +248,20 @@ class Searcher(Closable):
             user=options.get("user") or {},
             delegates=self.delegates,
         )
-        provided = options.get("provided_references", 0)
+        attachments = options.get("attachments", ())
+        provided = options.get("provided_references", 0) + len(attachments)
         skips = [_skip_reason(r, config, allocator, provided) for r in batch]
+        fetch = delegating(fetch, batch, config)
+        attached, fetch = attaching(fetch, attachments, batch[0].query)
         jobs = [
             self._job(r, ctx_base, trace, skip, fetch) for r, skip in zip(batch, skips, strict=True)
         ]
-        results = await fan_out(
-            jobs,
-            mode=mode,
-            on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
-            useful=lambda r: bool(r.items),
-        )
-        ranked = await self._rank(batch[0].query, results, reranker, keep, config)
+        attached_jobs = [self._job(r, ctx_base, trace, None, fetch) for r in attached]
+        searched, read = await _fan_out(batch, jobs, attached, attached_jobs, mode)
+        # Attachments come first, so a tie in the ranking goes to what the user gave.
+        question = batch[0].query
+        batch, results = [*attached, *batch], [*read, *searched]
+        ranked = await self._rank(question, results, reranker, keep, config, trace)
         numbered = await self.numbering.anumber(request_id, ranked)
         items = numbered.items
         response = SearchResponse(
@@ -257,11 +274,12 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
+        await trace.results(response.references)
         persisted = await self._keep(response, numbered, config, trace)
         await trace.finish(
             len(items),
             failed=sum(1 for r in results if r is not None and r.error is not None),
-            total=sum(1 for skip in skips if skip is None),
+            total=sum(1 for skip in skips if skip is None) + len(attached),
             output={
                 "result_count": len(items),
                 "duration_ms": round(response.duration_ms, 3),
@@ -291,10 +309,13 @@ class Searcher(Closable):
                     metadata={"skipped": skip},
                 )
 
-            async def log(level: Any, message: str) -> None:
-                await trace.item_log(node, level, message)
+            async def log(
+                level: LogLevel, message: str, data: Mapping[str, Any] | None = None
+            ) -> None:
+                await trace.item_log(node, level, message, data)
 
-            return await self._run_one(request, replace(base, log=log), trace, node, fetch)
+            ctx = replace(base, log=log, step=functools.partial(trace.step, node))
+            return await self._run_one(request, ctx, trace, node, fetch)
 
         return run
 
@@ -325,10 +346,10 @@ class Searcher(Closable):
         return result
 
     async def _search_one(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        return await self.handler(request.type).search(request, ctx)
+        return await self.handler(request.type).asearch(request, ctx)
 
     async def _read_page(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        retrieve = getattr(self.handler(SearchType.WEB), "retrieve", None)
+        retrieve = getattr(self.handler(SearchType.WEB), "aretrieve", None)
         if retrieve is None:
             raise SearchError(ErrorCode.UNSUPPORTED, "the web handler cannot retrieve URLs")
         page: ResultItem = await retrieve(request.query, ctx)
@@ -345,14 +366,21 @@ class Searcher(Closable):
         reranker: Reranker,
         top_n: int,
         config: SearchConfig,
+        trace: Trace,
     ) -> list[ResultItem]:
         candidates = merge(results, config.weights)
         if not candidates:
             return []
         # Per-request lists (already weighed on arrival) for rank-fusing rerankers.
         lists = [r.items for r in results if r is not None and r.items]
-        # get_reranker wraps every reranker that can fail in the weighted fallback.
-        return await reranker.rerank(query, candidates, top_n=top_n, lists=lists)
+        step = trace.step(
+            trace.root.id, StepName.RERANK, reranker=reranker.name, candidates=len(candidates)
+        )
+        async with step:
+            # get_reranker wraps every reranker that can fail in the weighted fallback.
+            ranked = await reranker.arerank(query, candidates, top_n=top_n, lists=lists)
+            step.output["result_count"] = len(ranked)
+        return ranked
 
     async def _keep(
         self, response: SearchResponse, numbered: Numbered, config: SearchConfig, trace: Trace
@@ -444,6 +472,32 @@ class Searcher(Closable):
         run_sync(self.aclose())
 
 
+async def _fan_out(
+    batch: list[SearchRequest],
+    jobs: list[Any],
+    attached: list[SearchRequest],
+    attached_jobs: list[Any],
+    mode: Mode,
+) -> tuple[list[SearchResult | None], list[SearchResult | None]]:
+    """Run the searches in ``mode`` and the attachments beside them.
+
+    Attachments never end an ``any``/``race`` wait, so they are awaited on their own.
+    """
+    searched = fan_out(
+        jobs,
+        mode=mode,
+        on_error=lambda i, exc: _failed(batch[i], as_search_error(exc)),
+        useful=lambda r: bool(r.items),
+    )
+    if not attached_jobs:
+        return await searched, []
+    read = fan_out(
+        attached_jobs, on_error=lambda i, exc: _failed(attached[i], as_search_error(exc))
+    )
+    found, given = await asyncio.gather(searched, read)
+    return found, given
+
+
 def _validate_requests(requests: Sequence[RequestLike]) -> list[SearchRequest]:
     if isinstance(requests, SearchRequest | Mapping | str):
         raise TypeError("requests must be a list of requests; use search() for a single one")
@@ -497,6 +551,14 @@ def _failed(request: SearchRequest, error: SearchError) -> SearchResult:
     return SearchResult(
         type=request.type, query=request.query, source=request.source, error=error.info()
     )
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Refuse a misspelled option rather than search without it."""
+    unknown = sorted(set(options) - RunOptions.__optional_keys__)
+    if unknown:
+        valid = ", ".join(sorted(RunOptions.__optional_keys__))
+        raise TypeError(f"unexpected option(s) {unknown}; valid: {valid}")
 
 
 def _builtin_handler(type_: SearchType, config: SearchConfig) -> SearchHandler:

@@ -11,7 +11,9 @@ Routes:
   the first error's code;
 * ``GET /api/chat/{chat_id}/request/{request_id}/references`` lists the stored
   references of a request;
-* ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one.
+* ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
+* ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
+  (``unified_search.search_history``).
 
 Errors are JSON ``{"detail": ...}`` bodies: 404 says what was not found, 422
 names the field that is wrong (a list of ``{"field", "message"}``). Every
@@ -29,6 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from unified_search._optional import require
 from unified_search.db.understanding import understood_json
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.modes import QueryMode
+from unified_search.search_history import searches_route
 from unified_search.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.types import SearchType
 
@@ -60,6 +64,8 @@ class SearchBody(BaseModel):
     collections: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list)
     top_n: int | None = Field(default=None, ge=1, le=1000)
+    mode: QueryMode | None = None
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``: as typed."""
     chat_id: RunId | None = None
     """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
     request_id: RunId | None = None
@@ -90,6 +96,7 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
             _reference_endpoint(store),
             methods=["GET"],
         ),
+        searches_route(store),
     ]
     return Starlette(routes=routes)
 
@@ -100,7 +107,11 @@ def _search_endpoint(session: SearchSession) -> Any:
         if not isinstance(body, SearchBody):
             return body
         options = SearchOptions(
-            types=body.types, collections=body.collections, models=body.models, k=body.top_n
+            types=body.types,
+            collections=body.collections,
+            models=body.models,
+            k=body.top_n,
+            mode=body.mode,
         )
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:

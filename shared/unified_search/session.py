@@ -21,21 +21,23 @@ raises on any failure.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict, Unpack
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from unified_search._sync import run_sync
+from unified_search.attachments import DataSource
 from unified_search.deep import default_types
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.events import EventSink
+from unified_search.modes import QueryMode, answer_guidance, arun_mode
 from unified_search.parallel import Mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
 from unified_search.tools import TOOLS, ToolLimits, ToolName, tool_text
-from unified_search.types import JSON, SearchRequest, SearchType, Source
+from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
 
 #: The SearchRequest fields ``SearchOptions.request_fields`` may set.
 REQUEST_FIELDS = frozenset(SearchRequest.model_fields) - {"query", "type", "source"}
@@ -52,6 +54,9 @@ RunId = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_prin
 
 class RunIds(BaseModel):
     """The caller's identifiers of a run; the first one given is the citation scope.
+
+    The searches are stored under the ``chat_id``, else the ``thread_id`` (a LangGraph
+    thread is a conversation), so the HTTP click-through finds them.
 
     Example:
         >>> RunIds.from_values({"thread_id": 7, "recursion_limit": 25}).scope
@@ -79,6 +84,11 @@ class RunIds(BaseModel):
         """The citation scope the caller chose, if any."""
         return self.request_id or self.thread_id or self.chat_id
 
+    @property
+    def conversation(self) -> str | None:
+        """The conversation the searches are stored under: the chat, else the thread."""
+        return self.chat_id or self.thread_id
+
 
 class SearchOptions(BaseModel):
     """What a search covers and how it answers; per-call values go through ``merged``.
@@ -96,7 +106,10 @@ class SearchOptions(BaseModel):
     """Knowledge-base collections; empty means the configured ones."""
     models: list[str] = Field(default_factory=list)
     """Database tables or views; empty means the configured ones."""
-    mode: Mode = Mode.ALL
+    mode: QueryMode | None = None
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None`` searches each
+    source once with the query as typed. ``all``/``any``/``race`` are read as ``parallel``."""
+    parallel: Mode = Mode.ALL
     """``all`` waits for every source, ``any`` for the first with results, ``race`` for the first."""
     k: int | None = Field(default=None, ge=1, le=1000)
     """Results to return; ``None`` uses ``rerank.top_n``."""
@@ -114,6 +127,31 @@ class SearchOptions(BaseModel):
     """Configuration keys applied over the Searcher's for these searches."""
     provided_references: int = Field(default=0, ge=0)
     """References the user attached themselves (counts toward ``options.skip_threshold``)."""
+    attachments: list[DataSource] = Field(default_factory=list)
+    """Rows, documents and MCP resources the user attached: each cited as a reference of its own
+    (``unified_search.attachments``) and counted toward ``options.skip_threshold``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fan_out_given_as_mode(cls, data: Any) -> Any:
+        """Accept ``mode="any"`` (and ``all``, ``race``), the earlier spelling of ``parallel``."""
+        if isinstance(data, Mapping) and str(data.get("mode")) in set(Mode):
+            return {**data, "parallel": data["mode"], "mode": None}
+        return data
+
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _known_mode(cls, value: Any) -> Any:
+        if value is None or isinstance(value, QueryMode):
+            return value
+        try:
+            return QueryMode.from_str(str(value))
+        except ValueError:
+            fan_out = ", ".join(m.value for m in Mode)
+            raise ValueError(
+                f"unknown mode {value!r}; valid: {', '.join(m.value for m in QueryMode)} "
+                f"(or {fan_out}, which set parallel)"
+            ) from None
 
     @model_validator(mode="after")
     def _consistent(self) -> SearchOptions:
@@ -219,13 +257,16 @@ class SearchSession:
         """Search ``query`` as ``options`` say, within the call's scope, under the failure policy."""
         options = options or SearchOptions()
         requests = options.build(query, default_types(self.searcher.config))
-        response = await self.searcher.arun(
+        response = await arun_mode(
+            self.searcher,
             requests,
-            mode=options.mode,
+            options.mode,
+            parallel=options.parallel,
             top_n=options.k,
             user=options.user,
             overrides=options.overrides,
             provided_references=options.provided_references,
+            attachments=options.attachments,
             **self._ids(call),
         )
         return checked(response, options.strict)
@@ -236,9 +277,12 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
+        mode: QueryMode | str | None = None,
         **call: Unpack[Call],
     ) -> ToolAnswer:
-        """Run the tool ``name`` with a model's ``arguments``, narrowed to ``limits``.
+        """Run the tool ``name`` with a model's ``arguments``, narrowed to ``limits``, in ``mode``.
+
+        In ``answer`` mode the text also carries the synthesis instructions.
 
         Raises:
             SearchError: INVALID_QUERY for bad or disallowed arguments, UNSUPPORTED for an
@@ -258,9 +302,14 @@ class SearchSession:
                 query=args.query, type=spec.kind, limit=args.max_results, **spec.fields(args)
             )
             request = limits.request(request)
-            found = await self.searcher.asearch(request, top_n=request.limit, **self._ids(call))
+            found = await arun_mode(
+                self.searcher, [request], mode, top_n=request.limit, **self._ids(call)
+            )
             response = checked(found)
-        return ToolAnswer(tool_text(response, self.searcher.config.citation), response)
+        text = tool_text(response, self.searcher.config.citation)
+        if mode == QueryMode.ANSWER and response.references:
+            text = f"{text}\n\n{answer_guidance(response)}"
+        return ToolAnswer(text, response)
 
     async def aretrieve(
         self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
@@ -269,11 +318,23 @@ class SearchSession:
         (limits or ToolLimits()).check_url(url)
         return checked(await self.searcher.aretrieve(url, **self._ids(call)))
 
+    async def acite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Cite items from elsewhere (a user's own documents) in ``scope``, after what it holds.
+
+        Their IDs are then never handed out again in the scope, persisted like a search's.
+        """
+        if not items:
+            return []
+        numbering = self.searcher.numbering
+        numbered = await numbering.anumber(scope, items)
+        await numbering.aremember(scope, numbered.unwritten)
+        return numbered.items
+
     def _ids(self, call: Call) -> _Addressed:
         run = call.get("run")
         return {
             "request_id": self.scope_for(run),
-            "chat_id": run.chat_id if run else None,
+            "chat_id": run.conversation if run else None,
             "sinks": call.get("sinks", ()),
         }
 
@@ -291,13 +352,18 @@ class SearchSession:
         arguments: Mapping[str, Any] | BaseModel,
         *,
         limits: ToolLimits | None = None,
+        mode: QueryMode | str | None = None,
         **call: Unpack[Call],
     ) -> ToolAnswer:
         """Sync twin of ``acall_tool``."""
-        return run_sync(self.acall_tool(name, arguments, limits=limits, **call))
+        return run_sync(self.acall_tool(name, arguments, limits=limits, mode=mode, **call))
 
     def retrieve(
         self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
     ) -> SearchResponse:
         """Sync twin of ``aretrieve``."""
         return run_sync(self.aretrieve(url, limits=limits, **call))
+
+    def cite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
+        """Sync twin of ``acite``."""
+        return run_sync(self.acite(items, scope))

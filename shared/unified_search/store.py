@@ -32,6 +32,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
+from math import ceil
 from typing import Any
 
 from sqlalchemy import (
@@ -52,17 +53,19 @@ from sqlalchemy.pool import StaticPool
 from unified_search._lifecycle import Closable
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.ledger import Ledger, define_ledger
+from unified_search.outage import StoreGate
 from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records import (
     SearchRecord,
     define_tables,
+    record_filters,
     record_from_row,
     record_row,
     records_from_response,
     reference_from_row,
     reference_row,
 )
-from unified_search.types import Reference
+from unified_search.types import Reference, SearchType, Source
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
@@ -95,6 +98,8 @@ class SearchStore(Closable):
         echo: log every SQL statement (SQLAlchemy's ``echo``).
         table_prefix: prepended to both table names, so several stores (or test
             runs) can share one database.
+        timeout: seconds a search waits for the store (numbering, its record) before
+            it answers without it; see ``unified_search.outage``.
 
     Example:
         >>> with SearchStore("sqlite:///:memory:") as store:
@@ -104,14 +109,20 @@ class SearchStore(Closable):
     """
 
     def __init__(
-        self, url: str | None = None, *, echo: bool = False, table_prefix: str = ""
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        table_prefix: str = "",
+        timeout: float = 5.0,
     ) -> None:
         if table_prefix and _PREFIX.fullmatch(table_prefix) is None:
             raise ValueError("table_prefix must be a short SQL identifier (letters, digits, _)")
         self.url = url or default_url()
         self.metadata = MetaData()
         self.records, self.references = define_tables(self.metadata, table_prefix)
-        self.engine = _engine(self.url, echo=echo)
+        self.engine = _engine(self.url, echo=echo, timeout=timeout)
+        self._gate = StoreGate(f"the search store at {_safe(self.url)}", timeout=timeout)
         # An in-memory SQLite database is one shared connection: one caller at a time.
         self._guard: AbstractContextManager[Any] = (
             threading.Lock() if _in_memory(self.engine) else nullcontext()
@@ -191,11 +202,11 @@ class SearchStore(Closable):
         self, scope: str, keys: Sequence[str], *, floor: int = 0
     ) -> dict[str, int]:
         """Async twin of ``allocate_citations``."""
-        return await asyncio.to_thread(self.allocate_citations, scope, keys, floor=floor)
+        return await self._gate.call(self.allocate_citations, scope, keys, floor=floor)
 
     async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
         """Async twin of ``remember_citations``."""
-        await asyncio.to_thread(self.remember_citations, scope, indices)
+        await self._gate.call(self.remember_citations, scope, indices)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -227,6 +238,44 @@ class SearchStore(Closable):
             visible = self._visible_indices(conn, request_id)
             stored = self._references_of(conn, request_id, None) if visible else {}
         return [stored[index] for index in sorted(visible) if index in stored]
+
+    def find_searches(
+        self,
+        *,
+        chat_id: str | None = None,
+        source: Source | SearchType | str | None = None,
+        limit: int = 100,
+        include_deleted: bool = False,
+    ) -> list[SearchRecord]:
+        """Return the latest ``limit`` records of a chat and/or a source, oldest first.
+
+        ``source`` is who asked (``user``, ``hook``, ``auto``) or, as the design's
+        records call it, the kind of source searched (``web``, ``kb``, ``db``).
+
+        Example:
+            >>> store.find_searches(chat_id="c1", source="kb")  # doctest: +SKIP
+        """
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if chat_id is not None:
+            _require_text("chat_id", chat_id)
+        filters = record_filters(self.records, chat_id, source, include_deleted=include_deleted)
+        statement = select(self.records).where(*filters)
+        statement = statement.order_by(self.records.c.id.desc()).limit(limit)
+        with self._connection() as conn:
+            rows = list(reversed(conn.execute(statement).mappings().all()))
+            stored = self._references_of_requests(conn, {row["request_id"] for row in rows})
+        return [record_from_row(row, stored.get(row["request_id"], {})) for row in rows]
+
+    def _references_of_requests(
+        self, conn: Connection, request_ids: set[str]
+    ) -> dict[str, dict[int, Reference]]:
+        table = self.references
+        rows = conn.execute(select(table).where(table.c.request_id.in_(request_ids))).mappings()
+        found: dict[str, dict[int, Reference]] = {}
+        for row in rows:
+            found.setdefault(row["request_id"], {})[row["ref_index"]] = reference_from_row(row)
+        return found
 
     def _visible_indices(self, conn: Connection, request_id: str) -> set[int]:
         statement = select(self.records.c.reference_indices).where(
@@ -272,31 +321,45 @@ class SearchStore(Closable):
 
     def close(self) -> None:
         """Close every pooled connection."""
+        self._gate.close()
         self.engine.dispose()
 
     async def asave(self, records: Sequence[SearchRecord]) -> list[SearchRecord]:
         """Async twin of ``save`` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.save, records)
+        return await self._gate.call(self.save, records)
 
     async def aget_searches(
         self, request_id: str, *, include_deleted: bool = False
     ) -> list[SearchRecord]:
         """Async twin of ``get_searches``."""
-        return await asyncio.to_thread(
-            self.get_searches, request_id, include_deleted=include_deleted
-        )
+        return await self._gate.call(self.get_searches, request_id, include_deleted=include_deleted)
 
     async def aget_reference(self, request_id: str, index: int) -> Reference | None:
         """Async twin of ``get_reference``."""
-        return await asyncio.to_thread(self.get_reference, request_id, index)
+        return await self._gate.call(self.get_reference, request_id, index)
 
     async def aget_references(self, request_id: str) -> list[Reference]:
         """Async twin of ``get_references``."""
-        return await asyncio.to_thread(self.get_references, request_id)
+        return await self._gate.call(self.get_references, request_id)
+
+    async def afind_searches(
+        self,
+        *,
+        chat_id: str | None = None,
+        source: Source | SearchType | str | None = None,
+        limit: int = 100,
+        include_deleted: bool = False,
+    ) -> list[SearchRecord]:
+        """Async twin of ``find_searches``."""
+        return await asyncio.to_thread(
+            lambda: self.find_searches(
+                chat_id=chat_id, source=source, limit=limit, include_deleted=include_deleted
+            )
+        )
 
     async def adelete_chat(self, chat_id: str) -> int:
         """Async twin of ``delete_chat``."""
-        return await asyncio.to_thread(self.delete_chat, chat_id)
+        return await self._gate.call(self.delete_chat, chat_id)
 
     async def aclose(self) -> None:
         """Async twin of ``close``."""
@@ -309,7 +372,7 @@ class SearchStore(Closable):
 # -- engine -----------------------------------------------------------------------------------
 
 
-def _engine(url: str, *, echo: bool) -> Engine:
+def _engine(url: str, *, echo: bool, timeout: float) -> Engine:
     """Create the engine, refusing dialects without insert-or-ignore and missing drivers."""
     try:
         parsed = make_url(url)
@@ -320,7 +383,7 @@ def _engine(url: str, *, echo: bool) -> Engine:
                 f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
                 provider="store",
             )
-        engine = create_engine(parsed, echo=echo, **_engine_options(parsed))
+        engine = create_engine(parsed, echo=echo, **_engine_options(parsed, timeout))
     except (sa_exc.ArgumentError, ImportError) as exc:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
@@ -332,9 +395,11 @@ def _engine(url: str, *, echo: bool) -> Engine:
     return engine
 
 
-def _engine_options(url: URL) -> dict[str, Any]:
+def _engine_options(url: URL, timeout: float) -> dict[str, Any]:
     if url.get_backend_name() != "sqlite":
-        return {"pool_pre_ping": True}
+        # libpq waits 130 s for an unreachable server unless told otherwise (whole seconds).
+        connect = {} if "connect_timeout" in url.query else {"connect_timeout": ceil(timeout)}
+        return {"pool_pre_ping": True, "connect_args": connect}
     if url.database in (None, "", ":memory:"):
         # Every thread must see the same in-memory database, so they share one connection.
         return {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}

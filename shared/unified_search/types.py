@@ -94,7 +94,11 @@ class SearchRequest(_Model):
     collections: list[str] = Field(default_factory=list)
     """Knowledge base: collections to search; empty means the configured ones."""
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
-    """Knowledge base: minimum cosine similarity in 0..1; ``None`` uses ``kb.threshold``."""
+    """Knowledge base: lowest final score (0..1) an item may have, lexical matches included;
+    ``None`` uses ``kb.threshold``."""
+    min_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Knowledge base: minimum cosine similarity of a dense-only match (lexical matches are
+    kept below it); ``None`` uses ``kb.min_similarity``, or no minimum under a threshold."""
     graph: bool = False
     """Knowledge base: also return associated entities, relations and graph nodes."""
     models: list[str] = Field(default_factory=list)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 #: Query parameters that only track the visitor; they never change the page.
@@ -106,3 +107,24 @@ def secure_url(kept: str | None, other: str | None) -> str | None:
     if kept and other and not kept.startswith("https://") and other.startswith("https://"):
         return other
     return kept or other
+
+
+def in_domains(address: str, domains: Iterable[str]) -> bool:
+    """Tell whether a URL's host (or a bare host) is one of ``domains`` or a subdomain of one.
+
+    Domains may be written as hosts or as URLs.
+
+    Example:
+        >>> in_domains("https://docs.python.org/3/", ["python.org"]), in_domains("evilpython.org", ["python.org"])
+        (True, False)
+    """
+    host = _host_of(address)
+    return bool(host) and any(
+        host == domain or host.endswith("." + domain) for domain in map(_host_of, domains) if domain
+    )
+
+
+def _host_of(address: str) -> str:
+    text = address.strip().lower()
+    host = urlsplit(text).hostname if "://" in text else text.split("/")[0].split(":")[0]
+    return (host or "").strip(".")

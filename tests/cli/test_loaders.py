@@ -56,7 +56,9 @@ def test_pdf_without_pypdf_is_skipped_with_the_package_to_install(
     monkeypatch.setitem(sys.modules, "pypdf", None)  # import pypdf now fails
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4")
-    assert load_paths([pdf]).skipped == [(str(pdf), "PDF needs pypdf (pip install pypdf)")]
+    assert load_paths([pdf]).skipped == [
+        (str(pdf), 'reading PDF files needs pypdf: pip install "unified-search[pdf]"')
+    ]
 
 
 class FakePage:

@@ -122,7 +122,7 @@ def test_bad_types_and_missing_sources_are_bad_input(cli: Cli) -> None:
     bogus = cli("search", "x", "--type", "kb,files")
     assert bogus.code == 2 and "files is not one of web, kb, db" in bogus.err
     web = cli("search", "x", "--type", "web")
-    assert web.code == 2 and "web search needs a provider" in web.err
+    assert web.code == 2 and "no web provider configured" in web.err and "TAVILY_API_KEY" in web.err
     empty = cli("search", "x", "--type", "kb")
     assert empty.code == 2 and "the knowledge base is empty" in empty.err
     nothing = cli("search", "x")
@@ -134,7 +134,7 @@ def test_bad_types_and_missing_sources_are_bad_input(cli: Cli) -> None:
 def test_unknown_reranker_is_bad_input(cli: Cli, shop_db: str) -> None:
     run = cli("search", "monitor", "--type", "db", "--db", shop_db, "--rerank", "nonsense")
     assert run.code == 2
-    assert "unknown reranker 'nonsense'" in run.err
+    assert "'uses.rerank': unknown value 'nonsense'; valid: cohere" in run.err
     assert len(run.err.strip().splitlines()) == 1
 
 

@@ -18,7 +18,7 @@ from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 
 class Words:
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         items = [
             ResultItem(type="kb", collection="c", document_id=w, title=w, content=w)
             for w in request.query.split()

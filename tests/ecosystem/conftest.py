@@ -27,13 +27,13 @@ class WordSource:
         self.kind = kind
         self.failing = failing
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         if self.failing or "fail" in request.query:
             raise SearchError(ErrorCode.NETWORK_ERROR, "unreachable", provider=self.kind.value)
         items = [self._item(word) for word in request.query.split()][: request.limit]
         return SearchResult(type=self.kind, query=request.query, items=items)
 
-    async def retrieve(self, url: str, ctx: SearchContext) -> ResultItem:
+    async def aretrieve(self, url: str, ctx: SearchContext) -> ResultItem:
         return ResultItem(type="web", url=url, title="Page", content=f"the text of {url}")
 
     def _item(self, word: str) -> ResultItem:

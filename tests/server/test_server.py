@@ -26,7 +26,7 @@ class Shelf:
         "shipping": "Standard shipping takes 3-5 working days.",
     }
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         items = [
             ResultItem(
                 type="kb", title=word, content=text, document_id=word, collection="help", score=0.9
@@ -38,7 +38,7 @@ class Shelf:
 
 
 class Broken:
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         raise SearchError(ErrorCode.NETWORK_ERROR, "database unreachable", provider="db")
 
 

@@ -10,13 +10,13 @@ replaces their previous version instead of duplicating it.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unified_search._optional import MissingDependencyError, require
 from unified_search.web.html_text import html_to_text
 
 #: Suffixes read as plain text; the first Markdown ``# heading`` becomes the title.
@@ -95,9 +95,9 @@ def read_html(path: Path) -> tuple[list[dict[str, Any]], Problems]:
 def read_pdf(path: Path) -> tuple[list[dict[str, Any]], Problems]:
     """A PDF's text, page after page (needs ``pypdf``)."""
     try:
-        pypdf = importlib.import_module("pypdf")  # optional: imported by name, no stubs needed
-    except ImportError as exc:
-        raise MissingParser("PDF needs pypdf (pip install pypdf)") from exc
+        pypdf = require("pypdf", extra="pdf", purpose="reading PDF files")
+    except MissingDependencyError as exc:
+        raise MissingParser(str(exc)) from exc
     try:
         pages = [page.extract_text() or "" for page in pypdf.PdfReader(path).pages]
     except Exception as exc:  # pypdf raises many types on broken files; each is one skipped file

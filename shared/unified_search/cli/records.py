@@ -1,4 +1,4 @@
-"""``unified-search records``: show what the store kept about a request."""
+"""``unified-search records``: show what the store kept about a request, a chat or a source."""
 
 from __future__ import annotations
 
@@ -16,8 +16,25 @@ if TYPE_CHECKING:
     from unified_search.records import SearchRecord
 
 
+#: What ``--source`` accepts: who asked, or the kind of source searched.
+SOURCES = ("user", "hook", "auto", "web", "kb", "db")
+
+
 @click.command()
-@click.argument("request_id")
+@click.argument("request_id", required=False)
+@click.option("--chat", "chat_id", metavar="ID", help="Only the searches of this conversation.")
+@click.option(
+    "--source",
+    type=click.Choice(SOURCES),
+    help="Only searches by who asked (user, hook, auto) or by source (web, kb, db).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 10_000),
+    default=100,
+    show_default=True,
+    help="At most this many of the latest searches (with --chat or --source).",
+)
 @click.option(
     "--format",
     "output",
@@ -26,40 +43,65 @@ if TYPE_CHECKING:
     show_default=True,
     help="table: searches and references; json: the stored records.",
 )
-def records(request_id: str, output: str) -> int:
-    """Show the stored searches and cited references of REQUEST_ID.
+def records(
+    request_id: str | None, chat_id: str | None, source: str | None, limit: int, output: str
+) -> int:
+    """Show the stored searches and cited references of REQUEST_ID, or of a chat or a source.
 
     Every search, deep search and demo run is recorded in the search store
     (search.sqlite3 in $UNIFIED_SEARCH_HOME); the request ID is printed after each.
 
     \b
-    Example:
+    Examples:
       unified-search records 3f2c9a0e8b7d4c1fa6e5d4c3b2a19080
+      unified-search records --chat support-42 --source kb
     """  # noqa: D301 - click reads \b as "keep these lines"
     from unified_search.store import SearchStore
 
+    if request_id is None and chat_id is None and source is None:
+        raise BadInput("give a REQUEST_ID, --chat ID or --source SOURCE")
     with SearchStore() as store:
-        found = store.get_searches(request_id)
-        references = store.get_references(request_id) if found else []
+        if request_id is not None:
+            found = store.get_searches(request_id)
+            references = store.get_references(request_id) if found else []
+        else:
+            found = store.find_searches(chat_id=chat_id, source=source, limit=limit)
+            references = [ref for record in found for ref in record.references]
+    if request_id is not None:
+        found = [r for r in found if _matches(r, chat_id, source)]
     if not found:
-        raise BadInput(f"no stored search has request id {request_id!r}")
+        raise BadInput(_nothing_found(request_id, chat_id, source))
     console = stdout()
     if output == "json":
         console.print_json(json.dumps([r.model_dump(mode="json") for r in found]))
         return 0
     console.print(searches_table(found))
-    console.print(references_table(references, title=f"References of {request_id}"))
+    title = f"References of {request_id}" if request_id else "References"
+    console.print(references_table(references, title=title))
     return 0
+
+
+def _matches(record: SearchRecord, chat_id: str | None, source: str | None) -> bool:
+    in_chat = chat_id is None or record.chat_id == chat_id
+    return in_chat and source in (None, record.source.value, record.type.value)
+
+
+def _nothing_found(request_id: str | None, chat_id: str | None, source: str | None) -> str:
+    parts = [f"request id {request_id!r}" if request_id else ""]
+    parts += [f"chat {chat_id!r}" if chat_id else "", f"source {source!r}" if source else ""]
+    return "no stored search has " + " and ".join(part for part in parts if part)
 
 
 def searches_table(found: list[SearchRecord]) -> Table:
     """One row per stored search of a request."""
     table = Table(title="Searches", title_justify="left")
-    for column in ("type", "query", "chat", "refs", "ms", "when", "error"):
+    for column in ("request", "type", "source", "query", "chat", "refs", "ms", "when", "error"):
         table.add_column(column, overflow="fold")
     for record in found:
         table.add_row(
+            record.request_id,
             record.type.value,
+            record.source.value,
             record.query,
             record.chat_id or "",
             str(len(record.references)),

@@ -114,7 +114,7 @@ def trace_table(trace: Sequence[TraceNode]) -> Table:
     table = Table(title="Trace", title_justify="left")
     for column in ("source", "query", "status", "items", "ms", "error"):
         table.add_column(column, overflow="fold")
-    for node in trace:
+    for node in _steps_under_their_node(trace):
         row = trace_row(node)
         table.add_row(
             row["source"],
@@ -127,13 +127,28 @@ def trace_table(trace: Sequence[TraceNode]) -> Table:
     return table
 
 
+def _steps_under_their_node(trace: Sequence[TraceNode]) -> list[TraceNode]:
+    """Each node followed by its own steps (the search's rerank, a request's embedding ...)."""
+    steps = [node for node in trace if node.kind == "search_step"]
+    ordered: list[TraceNode] = []
+    for node in [n for n in trace if n.kind != "search_step"]:
+        ordered += [node, *(step for step in steps if step.parent_id == node.id)]
+    return ordered
+
+
 def trace_row(node: TraceNode) -> dict[str, Any]:
-    """One trace node as a flat row."""
+    """One trace node as a flat row; a step is shown by its name under its node."""
+    if node.kind == "search_step":
+        source = f"  └ {node.input.get('step', node.label)}"
+        items = node.output.get("result_count", node.output.get("rows", ""))
+    else:
+        source = node.type.value if node.type else "search (total)"
+        items = node.output.get("result_count", 0)
     return {
-        "source": node.type.value if node.type else "search (total)",
+        "source": source,
         "query": node.input.get("query"),
         "status": node.status.value,
-        "items": node.output.get("result_count", 0),
+        "items": items,
         "ms": float(node.output.get("duration_ms", 0.0)),
         "error": error_line(node.error) if node.error else None,
     }

@@ -19,11 +19,12 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from unified_search.cli.options import BadInput
 from unified_search.config import SearchConfig
-from unified_search.deep import adeep_search, default_types
+from unified_search.deep import default_types, usable_providers
+from unified_search.modes import QueryMode, arun_mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.types import SearchType
+from unified_search.types import SearchRequest, SearchType
 
 
 def open_searcher(config: SearchConfig) -> Searcher:
@@ -36,7 +37,7 @@ def chosen_types(config: SearchConfig, types: Sequence[SearchType] | None) -> li
     if types:
         return list(types)
     configured = default_types(config)
-    if configured == [SearchType.WEB] and not config.web.providers:
+    if configured == [SearchType.WEB] and not (config.web.providers or usable_providers(config)):
         raise BadInput(
             "nothing to search: pass --collection NAME, --db URL or --type, or configure "
             "sources in search.yml (see unified-search config --help)"
@@ -49,12 +50,12 @@ async def asearch(
     query: str,
     types: Sequence[SearchType],
     *,
-    deep: bool = False,
+    mode: QueryMode | None = None,
     **options: Any,
 ) -> SearchResponse:
     """Open a recording Searcher over ``config`` and run :func:`arun_search` on it."""
     async with open_searcher(config) as searcher:
-        return await arun_search(searcher, query, types, deep=deep, **options)
+        return await arun_search(searcher, query, types, mode=mode, **options)
 
 
 async def arun_search(
@@ -62,25 +63,26 @@ async def arun_search(
     query: str,
     types: Sequence[SearchType],
     *,
-    deep: bool = False,
+    mode: QueryMode | None = None,
+    rerank: str | None = None,
     **options: Any,
 ) -> SearchResponse:
-    """Check the sources, then run one request per type (or a deep search)."""
+    """Check the sources, then run one request per type in ``mode`` (``rerank`` names the reranker)."""
     await check_sources(searcher, types)
-    if deep:
-        return await adeep_search(searcher, query, types=types, **options)
-    requests = [{"query": query, "type": kind} for kind in types]
-    return await searcher.aall(requests, **options)
+    fields = {"rerank": {"uses": rerank}} if rerank else {}
+    requests = [
+        SearchRequest.model_validate({**fields, "query": query, "type": kind}) for kind in types
+    ]
+    return await arun_mode(searcher, requests, mode, **options)
 
 
 async def check_sources(searcher: Searcher, types: Sequence[SearchType]) -> None:
     """Refuse sources that cannot answer: raise ``BadInput`` naming what is missing."""
     config = searcher.config
-    if SearchType.WEB in types and not config.web.providers:
-        raise BadInput(
-            "web search needs a provider: set web.providers in search.yml, or a key such as "
-            "TAVILY_API_KEY, or SEARXNG_URL"
-        )
+    if SearchType.WEB in types and not (config.web.providers or usable_providers(config)):
+        from unified_search.web.registry import no_provider_error
+
+        raise BadInput(no_provider_error(config.web).message)
     if SearchType.DB in types:
         await asyncio.to_thread(check_database, config.db.url)
     if SearchType.KB in types:

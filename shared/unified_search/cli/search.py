@@ -14,12 +14,22 @@ if TYPE_CHECKING:
     from unified_search.response import SearchResponse
     from unified_search.types import SearchType
 
+#: The query modes, as ``--mode`` accepts them (see ``unified_search.modes``).
+MODES = ("fast", "deep", "answer")
+
 
 @click.command()
 @click.argument("query")
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    help="fast: each source once, one web provider; deep: sub-queries, every web provider, "
+    "intent ranking; answer: deep plus answer instructions for the model (default: the "
+    "query as typed on every source).",
+)
 @source_options
 @config_option
-def search(query: str, **flags: Any) -> int:
+def search(query: str, mode: str | None, **flags: Any) -> int:
     """Search web, knowledge base and databases at once and print cited references.
 
     \b
@@ -27,10 +37,11 @@ def search(query: str, **flags: Any) -> int:
       unified-search search "return policy for headphones" --type kb --collection help
       unified-search search "wireless headphones under $100" --db sqlite:///shop.db --model products
       unified-search search "vector databases" --type web,kb --format json
+      unified-search search "Rust 异步编程" --type web --mode answer
 
     Exit codes: 0 all sources answered, 1 some source failed, 2 bad input.
     """  # noqa: D301 - click reads \b as "keep these lines"
-    return _run(query, deep=False, **flags)
+    return _run(query, mode=mode, **flags)
 
 
 @click.command()
@@ -46,13 +57,13 @@ def deep(query: str, **flags: Any) -> int:
 
     Exit codes: 0 all sources answered, 1 some source failed, 2 bad input.
     """  # noqa: D301 - click reads \b as "keep these lines"
-    return _run(query, deep=True, **flags)
+    return _run(query, mode="deep", **flags)
 
 
 def _run(
     query: str,
     *,
-    deep: bool,
+    mode: str | None,
     types: Sequence[SearchType] | None,
     collections: Sequence[str],
     db_url: str | None,
@@ -68,19 +79,23 @@ def _run(
     from unified_search.cli.render import show
     from unified_search.cli.runtime import asearch, chosen_types
     from unified_search.cli.settings import load_config
+    from unified_search.modes import QueryMode
 
     flags = overrides(collections=collections, db_url=db_url, models=models, rerank=rerank)
     config = load_config(config_path, flags)
     kinds = chosen_types(config, types)
-    # A deep search names its own reranker per request; an explicit --rerank replaces it.
-    extra = {"rerank": {"uses": rerank}} if deep and rerank else {}
+    chosen = QueryMode(mode) if mode else None
+    # Deep and answer searches name their own reranker per request; --rerank replaces it.
     response = asyncio.run(
-        asearch(config, query, kinds, deep=deep, top_n=top_n, chat_id=chat_id, **extra)
+        asearch(config, query, kinds, mode=chosen, rerank=rerank, top_n=top_n, chat_id=chat_id)
     )
     console = stdout()
-    if deep and output == "table":
+    expanded = chosen in (QueryMode.DEEP, QueryMode.ANSWER)
+    if expanded and output == "table":
         console.print(deep_summary(response), highlight=False, markup=False)
     show(console, response, output)
+    if chosen is QueryMode.ANSWER and output == "table":
+        console.print(response.context.prompt, highlight=False, markup=False, soft_wrap=True)
     return exit_code(response)
 
 

@@ -55,6 +55,7 @@ from unified_search.db.understanding import KEY, Understanding
 from unified_search.delegates import BUILTIN
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
 from unified_search.handler import SearchContext
+from unified_search.steps import StepName
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 #: Vocabularies kept (one per database, settings and tenant scope in use).
@@ -110,7 +111,7 @@ class DBHandler:
         """Build the handler; engines open lazily, per URL, on first search."""
         return cls()
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search the models the request may see and return their rows (or figures) as items."""
         config = ctx.config
         check_question(request.query)
@@ -119,7 +120,8 @@ class DBHandler:
         extra = request_parts(request)
         for name in wanted:  # the request's own DSL must fit before anything runs
             compile_dsl(extra.as_dsl(name), models, max_results=1, user=ctx.user)
-        reading = await self._plans(request, ctx, models, wanted, executor)
+        async with ctx.step(StepName.DSL_BUILD, uses=config.uses.querydsl):
+            reading = await self._plans(request, ctx, models, wanted, executor)
         if reading.not_understood or not reading.plans:
             return _refused(request, reading, list(models))
         limit = min(config.db.max_results, request.limit or config.db.max_results)
@@ -316,12 +318,12 @@ class DBHandler:
         selected: bool,
     ) -> tuple[Plan, list[ResultItem]]:
         compiled = compile_dsl(plan.dsl, models, max_results=limit, user=ctx.user)
-        rows = await _fetch(executor, compiled)
+        rows = await _fetch(executor, compiled, ctx, plan.dsl.model)
         if not rows and plan.relaxed is not None and ctx.config.querydsl.relax_keywords:
             await ctx.log("info", f"{plan.dsl.model}: no row has every keyword; trying any")
             plan = Plan(plan.relaxed, plan.keywords)
             compiled = compile_dsl(plan.dsl, models, max_results=limit, user=ctx.user)
-            rows = await _fetch(executor, compiled)
+            rows = await _fetch(executor, compiled, ctx, plan.dsl.model)
         await ctx.log("info", f"{plan.dsl.model}: {len(rows)} rows")
         schema = models[plan.dsl.model]
         if compiled.figures:
@@ -330,8 +332,13 @@ class DBHandler:
         return plan, row_items(schema, rows, plan.keywords, visible)
 
 
-async def _fetch(executor: ReadOnlyExecutor, compiled: Compiled) -> list[dict[str, Any]]:
-    return [compiled.named(row) for row in await executor.fetch(compiled.statement)]
+async def _fetch(
+    executor: ReadOnlyExecutor, compiled: Compiled, ctx: SearchContext, model: str
+) -> list[dict[str, Any]]:
+    async with ctx.step(StepName.DB_QUERY, model=model) as step:
+        rows = [compiled.named(row) for row in await executor.fetch(compiled.statement)]
+        step.output["rows"] = len(rows)
+    return rows
 
 
 def _refused(

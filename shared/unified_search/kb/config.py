@@ -56,7 +56,7 @@ class HybridConfig(Section):
     lowest candidate to 0. On SciFact ``max`` ranked slightly better (train and test)."""
     dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     """Share of the dense score in ``convex`` fusion (the lexical score gets the rest).
-    Chosen with the threshold by ``benchmarks/kb_select.py`` on SciFact train and half of
+    Chosen with ``min_similarity`` by ``benchmarks/kb_select.py`` on SciFact train and half of
     nfcorpus dev, confirmed on SciFact test and the other half."""
     candidates: int = Field(default=100, ge=1, le=1000)
     """Depth of each ranking before fusion."""
@@ -103,10 +103,14 @@ class KBConfig(Section):
 
     collections: list[str] = Field(default_factory=list)
     """Collections searched when a request names none."""
-    threshold: float = Field(default=0.0, ge=0.0, le=1.0)
-    """Minimum cosine similarity (0..1) of a chunk that shares no term with the query; 0
-    keeps every candidate. Raise it to drop weak meaning-only matches: 0.7 halved the
-    results and cost 5-7% recall@100 on nfcorpus (benchmarks/kb_select.py)."""
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Lowest final score (0..1) an item may have, lexical matches included: a hard floor.
+    When set it replaces ``min_similarity``; ``None``: no floor."""
+    min_similarity: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Minimum cosine similarity (0..1) of a dense-only match when no ``threshold`` is set;
+    chunks sharing terms with the query are kept below it, as lexical evidence. 0 keeps
+    every candidate: 0.7 halved the results and cost 5-7% recall@100 on nfcorpus
+    (``benchmarks/kb_select.py``)."""
     max_results: int = Field(default=10, ge=1, le=100)
     """Items returned per request when it sets no ``limit``."""
     data_dir: str | None = None

@@ -2,9 +2,10 @@
 
 A search embeds the query once, runs the lexical (BM25) and the dense (Chroma)
 search of every requested collection in worker threads, fuses each
-collection's two rankings, applies the similarity threshold, merges the
-collections keeping one chunk per document, and, with ``graph: true``, adds
-the graph neighbourhood of the query's entities.
+collection's two rankings, keeps dense-only matches above ``min_similarity``,
+merges the collections keeping one chunk per document, and, with ``graph:
+true``, adds the graph neighbourhood of the query's entities. A ``threshold``
+is a hard floor on the final scores, lexical and graph matches included.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from unified_search.kb.store import (
     make_client,
     open_collection,
 )
+from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 
@@ -174,14 +176,15 @@ class KBHandler:
 
     # -- searching ------------------------------------------------------------------------
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Hybrid search over the requested (or configured, or all) collections."""
         kb = ctx.config.kb
         names = await self._names(request, kb)
         colls = [await self._collection(name) for name in names]
         where = _where(request.options)
         limit = request.limit or kb.max_results
-        threshold = kb.threshold if request.threshold is None else request.threshold
+        floor = kb.threshold if request.threshold is None else request.threshold
+        threshold = _similarity_floor(request, kb, floor)
         terms = analyze(request.query)
         search = functools.partial(
             _search_one,
@@ -190,14 +193,15 @@ class KBHandler:
             where=where,
             limit=limit,
             threshold=threshold,
+            step=ctx.step,
         )
         if len(colls) == 1:
             # One collection: embed and search in one worker-thread trip (latency matters).
             pieces, found = await asyncio.to_thread(
-                self._embed_and_search, request.query, colls[0], search
+                self._embed_and_search, request.query, colls[0], search, ctx.step
             )
         else:
-            vector, pieces = await asyncio.to_thread(self._embed_query, request.query)
+            vector, pieces = await asyncio.to_thread(self._embed_query, request.query, ctx.step)
             found = await asyncio.gather(
                 *(asyncio.to_thread(search, c, vector) for c in colls), return_exceptions=True
             )
@@ -209,9 +213,11 @@ class KBHandler:
             )
         graph = Association()
         if request.graph:
-            graph, extra = await self._graph(request, colls, kb)
+            async with ctx.step(StepName.GRAPH_SEARCH):
+                graph, extra = await self._graph(request, colls, kb)
             found = [*found, extra]
-        return _result(request, names, found, graph, limit, self.embedding.name)
+        result = _result(request, names, found, graph, limit, self.embedding.name)
+        return result if floor is None else _at_least(result, floor)
 
     async def _names(self, request: SearchRequest, kb: KBConfig) -> list[str]:
         names = (
@@ -227,22 +233,23 @@ class KBHandler:
         return names
 
     def _embed_and_search(
-        self, query: str, coll: KBCollection, search: Any
+        self, query: str, coll: KBCollection, search: Any, step: StepFn
     ) -> tuple[int, list[list[Hit] | BaseException]]:
-        vector, pieces = self._embed_query(query)
+        vector, pieces = self._embed_query(query, step)
         try:
             return pieces, [search(coll, vector)]
         except Exception as exc:  # recorded like a failure of one collection among several
             return pieces, [exc]
 
-    def _embed_query(self, query: str) -> tuple[list[float], int]:
+    def _embed_query(self, query: str, step: StepFn) -> tuple[list[float], int]:
         """The query vector, and its word-piece count when the model's window cuts it (else 0)."""
         window = getattr(self.embedding, "max_tokens", None)
         count = getattr(self.embedding, "token_count", None)
         pieces = count(query) if window and count else 0
         # Models trained with separate query and document forms embed queries their way.
         embed_query = getattr(self.embedding, "embed_query", None)
-        vector = embed_query(query) if embed_query else self.embedding([query])[0]
+        with step(StepName.EMBEDDING, model=self.embedding.name):
+            vector = embed_query(query) if embed_query else self.embedding([query])[0]
         return vector, pieces if window and pieces > window else 0
 
     async def _graph(
@@ -284,9 +291,12 @@ def _search_one(
     where: dict[str, Any] | None,
     limit: int,
     threshold: float,
+    step: StepFn,
 ) -> list[Hit]:
-    lexical = coll.lexical(terms, config, where)
-    dense = coll.dense(vector, config.candidates, where, config)
+    with step(StepName.LEXICAL_SEARCH, collection=coll.name):
+        lexical = coll.lexical(terms, config, where)
+    with step(StepName.VECTOR_SEARCH, collection=coll.name):
+        dense = coll.dense(vector, config.candidates, where, config)
     # Several chunks of one document may rank high; keep spares for the per-document dedup.
     return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
 
@@ -303,6 +313,19 @@ def _graph_hits(coll: KBCollection, association: Association) -> list[Hit]:
         for cid, share in association.chunks
         if cid in stored
     ]
+
+
+def _similarity_floor(request: SearchRequest, kb: KBConfig, floor: float | None) -> float:
+    """The cosine floor of dense-only matches: a threshold (a floor on scores) replaces it."""
+    if request.min_similarity is not None:
+        return request.min_similarity
+    return 0.0 if floor is not None else kb.min_similarity
+
+
+def _at_least(result: SearchResult, floor: float) -> SearchResult:
+    """Keep the items scoring ``floor`` or more, whatever matched them."""
+    kept = [item for item in result.items if item.score >= floor]
+    return result.model_copy(update={"items": kept, "total": len(kept)})
 
 
 def _where(options: Mapping[str, Any]) -> dict[str, Any] | None:

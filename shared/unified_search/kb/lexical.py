@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unified_search.errors import ConfigurationError
+from unified_search._optional import require
 
 Scores = npt.NDArray[np.float32]
 #: Words of two or more letters or digits, as bm25s and scikit-learn split them.
@@ -28,23 +28,12 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 
 @functools.cache
 def _stemmer() -> Any:
-    try:
-        import Stemmer  # type: ignore[import-not-found]
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'lexical search needs PyStemmer: pip install "unified-search[kb]"'
-        ) from exc
-    return Stemmer.Stemmer("english")
+    stemmer = require("Stemmer", extra="kb", purpose="lexical search")
+    return stemmer.Stemmer("english")
 
 
 def _bm25s() -> Any:
-    try:
-        import bm25s  # type: ignore[import-untyped]
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'lexical search needs bm25s: pip install "unified-search[kb]"'
-        ) from exc
-    return bm25s
+    return require("bm25s", extra="kb", purpose="lexical search")
 
 
 def analyze(text: str) -> list[str]:

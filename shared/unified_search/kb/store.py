@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from unified_search._optional import require
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 from unified_search.kb.config import KBConfig
 
@@ -43,13 +44,7 @@ def data_dir(config: KBConfig) -> Path:
 
 
 def _chromadb() -> Any:
-    try:
-        import chromadb
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'the knowledge base needs chromadb: pip install "unified-search[kb]"'
-        ) from exc
-    return chromadb
+    return require("chromadb", extra="kb", purpose="the knowledge base")
 
 
 def make_client(config: KBConfig) -> Any:

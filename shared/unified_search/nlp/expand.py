@@ -3,7 +3,9 @@
 ``expand_query`` turns one query into a short list of queries that together
 cover it better: the query itself, the query with abbreviations spelled out,
 and a few sub-queries chosen by the query's intent (a definition for a factual
-question, both sides of a comparison, the current year for news ...).
+question, both sides of a comparison, the current year for news ...). A
+Chinese technical query also gets its English wording, and an English one its
+Chinese wording when the conversation is in Chinese (``nlp.crosslingual``).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from unified_search.nlp.config import KeywordConfig
+from unified_search.nlp.crosslingual import is_chinese, variants
 from unified_search.nlp.intent import STRATEGIES, Intent, classify_intent, strip_signals
 from unified_search.nlp.synonyms import SYNONYMS
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _EN_SIDES = re.compile(
     r"^(?:.*\bdifferences? between\s+)?(?P<a>.+?)\s+(?:vs\.?|versus|compared (?:to|with)|or|and)\s+(?P<b>.+?)\??$",
     re.I,
@@ -46,9 +48,17 @@ class Expansion:
 
 
 def expand_query(
-    query: str, *, config: KeywordConfig | None = None, today: date | None = None
+    query: str,
+    *,
+    config: KeywordConfig | None = None,
+    today: date | None = None,
+    language: str | None = None,
 ) -> Expansion:
-    """Classify ``query`` and build its sub-queries (at most ``keyword.max_sub_queries``)."""
+    """Classify ``query`` and build its sub-queries (at most ``keyword.max_sub_queries``).
+
+    ``language`` is the conversation's (``options.language``): with ``zh``, an English
+    query also gets its Chinese wording.
+    """
     section = config or KeywordConfig()
     text = " ".join(query.split())
     table = synonym_table(section.synonyms)
@@ -57,10 +67,10 @@ def expand_query(
     expanded = apply_synonyms(text, found)
     topic = apply_synonyms(strip_signals(text, intent) or text, found)
     year = (today or datetime.now(UTC).date()).year
-    extra = _BUILDERS[STRATEGIES[intent].expansion](expanded, topic, _is_chinese(text), year)
-    return Expansion(
-        text, intent, _unique([text, expanded, *extra])[: section.max_sub_queries], found
-    )
+    extra = _BUILDERS[STRATEGIES[intent].expansion](expanded, topic, is_chinese(text), year)
+    crossed = variants(expanded, language)
+    sub_queries = _unique([text, expanded, *crossed, *extra])[: section.max_sub_queries]
+    return Expansion(text, intent, sub_queries, found)
 
 
 def synonym_table(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -79,10 +89,6 @@ def apply_synonyms(text: str, found: Mapping[str, str]) -> str:
     for word, full in found.items():
         text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", full, text)
     return text
-
-
-def _is_chinese(text: str) -> bool:
-    return _CJK.search(text) is not None
 
 
 def _unique(queries: list[str]) -> list[str]:

@@ -62,14 +62,15 @@ class IntentStrategy:
         return None if self.freshness == "none" else self.freshness
 
 
+# The weights (keyword, freshness, authority) are the search-layer design's table.
 STRATEGIES: dict[Intent, IntentStrategy] = {
-    Intent.FACTUAL: IntentStrategy("none", ScoreWeights(0.6, 0.1, 0.3), "definition"),
-    Intent.STATUS: IntentStrategy("month", ScoreWeights(0.4, 0.4, 0.2), "latest"),
-    Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.6, 0.15, 0.25), "sides"),
-    Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.5, 0.2, 0.3), "guide"),
-    Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.6, 0.15, 0.25), "angles"),
-    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.35, 0.5, 0.15), "latest"),
-    Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.4, 0.05, 0.55), "official"),
+    Intent.FACTUAL: IntentStrategy("none", ScoreWeights(0.4, 0.1, 0.5), "definition"),
+    Intent.STATUS: IntentStrategy("month", ScoreWeights(0.3, 0.5, 0.2), "latest"),
+    Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
+    Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
+    Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
+    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.3, 0.6, 0.1), "latest"),
+    Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.5, 0.1, 0.4), "official"),
 }
 """The search strategy of every intent."""
 

@@ -20,7 +20,7 @@ class Reranker(Protocol):
 
     name: str
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

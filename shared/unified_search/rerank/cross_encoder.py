@@ -11,11 +11,11 @@ Everything is loaded on first use.
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from unified_search._optional import require
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.rerank.base import check_top_n, passage, ranked_by
@@ -44,12 +44,9 @@ def load_scorer(config: CrossEncoderConfig) -> PairScorer:
 
 
 def _sentence_transformers(model: str, max_length: int) -> PairScorer:
-    try:
-        cross_encoder: Any = importlib.import_module("sentence_transformers").CrossEncoder
-    except ImportError as exc:
-        raise _missing(
-            f"the cross_encoder reranker needs sentence-transformers; {INSTALL_HINT}", exc
-        ) from exc
+    cross_encoder: Any = require(
+        "sentence_transformers", extra="rerank", purpose="the cross_encoder reranker"
+    ).CrossEncoder
     encoder = cross_encoder(model, max_length=max_length)
 
     def score(pairs: list[tuple[str, str]]) -> Sequence[float]:
@@ -73,13 +70,8 @@ class OnnxCrossEncoder:
         for file in (path, vocab):
             if not file.is_file():
                 raise _missing(f"cross-encoder file not found: {file}")
-        try:
-            onnxruntime: Any = importlib.import_module("onnxruntime")
-            tokenizers: Any = importlib.import_module("tokenizers")
-        except ImportError as exc:
-            raise _missing(
-                "an .onnx cross-encoder needs: pip install onnxruntime tokenizers", exc
-            ) from exc
+        onnxruntime: Any = require("onnxruntime", extra="kb", purpose="an .onnx cross-encoder")
+        tokenizers: Any = require("tokenizers", extra="kb", purpose="an .onnx cross-encoder")
         self._session: Any = onnxruntime.InferenceSession(
             str(path), providers=["CPUExecutionProvider"]
         )
@@ -109,7 +101,7 @@ class CrossEncoderReranker:
         >>> import asyncio
         >>> overlap = lambda pairs: [len(set(q.split()) & set(p.split())) for q, p in pairs]
         >>> items = [ResultItem(type="kb", content="red apples"), ResultItem(type="kb", content="green pears")]
-        >>> [i.content for i in asyncio.run(CrossEncoderReranker(overlap).rerank("green pears", items))]
+        >>> [i.content for i in asyncio.run(CrossEncoderReranker(overlap).arerank("green pears", items))]
         ['green pears', 'red apples']
     """
 
@@ -137,7 +129,7 @@ class CrossEncoderReranker:
             self._scorer = load_scorer(self.config)
         return self._scorer
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

@@ -114,7 +114,7 @@ class DelegateReranker:
         >>> agents = Delegates({"flip": lambda p: {"order": [i["id"] for i in p["items"]][::-1]}})
         >>> items = [ResultItem(type="kb", title="a"), ResultItem(type="kb", title="b")]
         >>> reranker = DelegateReranker("flip", SearchConfig(), agents)
-        >>> [i.title for i in asyncio.run(reranker.rerank("q", items))]
+        >>> [i.title for i in asyncio.run(reranker.arerank("q", items))]
         ['b', 'a']
     """
 
@@ -123,7 +123,7 @@ class DelegateReranker:
         self.config = config
         self.delegates = delegates
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

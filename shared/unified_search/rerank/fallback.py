@@ -27,7 +27,7 @@ class FallbackReranker:
         self.inner = inner
         self.name = inner.name
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],
@@ -40,7 +40,7 @@ class FallbackReranker:
         if not items:
             return []
         try:
-            return await self.inner.rerank(query, items, top_n=top_n, lists=lists)
+            return await self.inner.arerank(query, items, top_n=top_n, lists=lists)
         except Exception as exc:  # any reranker failure degrades to the default order
             logger.warning("reranker %r failed (%s); using the weighted order", self.name, exc)
             return weighted_order(items, top_n)

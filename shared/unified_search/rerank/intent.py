@@ -37,7 +37,7 @@ class IntentReranker:
         >>> import asyncio
         >>> items = [ResultItem(type="web", title="FastAPI", url="https://blog.example/fastapi"),
         ...          ResultItem(type="web", title="FastAPI", url="https://github.com/fastapi/fastapi")]
-        >>> [i.url for i in asyncio.run(IntentReranker().rerank("fastapi github", items))][0]
+        >>> [i.url for i in asyncio.run(IntentReranker().arerank("fastapi github", items))][0]
         'https://github.com/fastapi/fastapi'
     """
 
@@ -83,7 +83,7 @@ class IntentReranker:
         tier = self.config.domain_tiers[domain]
         return self.config.tier_scores.get(tier, self.config.default_authority)
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

@@ -120,7 +120,7 @@ class RemoteReranker:
         section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
         return cls(provider, section, http=http)
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

@@ -57,7 +57,7 @@ class RRFReranker:
     Example:
         >>> import asyncio
         >>> a, b = ResultItem(type="kb", title="a"), ResultItem(type="kb", title="b")
-        >>> [i.title for i in asyncio.run(RRFReranker().rerank("q", [a, b], lists=[[b], [b, a]]))]
+        >>> [i.title for i in asyncio.run(RRFReranker().arerank("q", [a, b], lists=[[b], [b, a]]))]
         ['b', 'a']
     """
 
@@ -74,7 +74,7 @@ class RRFReranker:
         """Build from ``rerank.rrf_k`` and ``rerank.rrf_weights``."""
         return cls(config.rerank.rrf_k, config.rerank.rrf_weights)
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

@@ -15,13 +15,13 @@ class WeightedReranker:
         >>> import asyncio
         >>> items = [ResultItem(type="kb", title="a", score=0.9, weight=0.6),
         ...          ResultItem(type="kb", title="b", score=0.7, weight=1.0)]
-        >>> [i.title for i in asyncio.run(WeightedReranker().rerank("q", items))]
+        >>> [i.title for i in asyncio.run(WeightedReranker().arerank("q", items))]
         ['b', 'a']
     """
 
     name = "weighted"
 
-    async def rerank(
+    async def arerank(
         self,
         query: str,
         items: Sequence[ResultItem],

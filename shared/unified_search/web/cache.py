@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from unified_search._loops import PerLoop
+from unified_search._optional import require
 from unified_search.paths import data_home
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.config import CacheConfig
@@ -234,10 +235,7 @@ class RedisCache:
         prefix: str = "unified-search:web:",
         timeout: float = 1.0,
     ) -> None:
-        try:
-            import redis.asyncio as redis_asyncio
-        except ImportError as exc:
-            raise ImportError('the redis cache needs: pip install "unified-search[redis]"') from exc
+        redis_asyncio = require("redis.asyncio", extra="redis", purpose="the redis cache")
         self.ttl = ttl
         self.max_entries = max_entries
         self.prefix = prefix

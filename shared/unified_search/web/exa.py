@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import httpx
 
+from unified_search.dates import SPANS
 from unified_search.types import ResultItem, SearchRequest, TimeRange
 from unified_search.web.extras import ProviderAnswer
 from unified_search.web.provider import (
@@ -26,12 +27,6 @@ TEXT_CHARS = 1000
 DEPTHS = {"basic": "auto", "advanced": "deep"}
 TOPICS = ("general", "news")
 SUPPORTED = ("country", "start_date", "end_date", "include_raw_content")
-SPANS: dict[TimeRange, timedelta] = {
-    "day": timedelta(days=1),
-    "week": timedelta(weeks=1),
-    "month": timedelta(days=31),
-    "year": timedelta(days=366),
-}
 _FIELDS = Fields(content="text", published=("publishedDate",))
 
 

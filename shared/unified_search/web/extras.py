@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from unified_search.citations import escape_attr, escape_text
+from unified_search.response import SearchResponse
 from unified_search.types import ResultItem, SearchResult
 
 #: Where the handler puts the extras on its ``SearchResult``.
@@ -83,6 +85,29 @@ class WebExtras(_Value):
         return cls.model_validate(stored) if isinstance(stored, dict) else cls()
 
     @classmethod
+    def of_response(cls, response: SearchResponse) -> WebExtras:
+        """The extras of every web result of ``response``, merged."""
+        return cls.merge(cls.of(result) for result in response.results if result is not None)
+
+    def xml(self) -> str:
+        """A ``<web_extras>`` block for a model (escaped; empty when there is nothing)."""
+        if self.is_empty():
+            return ""
+        lines = [
+            *(_element("answer", a.text, provider=a.provider, url=a.url) for a in self.answers),
+            *(
+                _element("image", i.description or "", provider=i.provider, url=i.url)
+                for i in self.images
+            ),
+            *(
+                _element("related_question", q.question, provider=q.provider)
+                for q in self.related_questions
+            ),
+            *(_element("related_search", search) for search in self.related_searches),
+        ]
+        return "\n".join(["<web_extras>", *lines, "</web_extras>"])
+
+    @classmethod
     def merge(cls, parts: Iterable[WebExtras]) -> WebExtras:
         """Combine the extras of several providers, dropping repeated questions and images."""
         answers: list[WebAnswer] = []
@@ -103,6 +128,11 @@ class WebExtras(_Value):
             related_questions=list(questions.values()),
             related_searches=list(searches.values()),
         )
+
+
+def _element(tag: str, text: str, **attrs: str | None) -> str:
+    rendered = "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items() if v)
+    return f"<{tag}{rendered}>{escape_text(text)}</{tag}>"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,11 +22,13 @@ import httpx
 from unified_search._sync import run_sync
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
+from unified_search.dates import parse_date, within_period
 from unified_search.delegates import parse_uses
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
 from unified_search.http import Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
+from unified_search.urls import in_domains
 from unified_search.web.cache import ResultCache, cache_key, make_cache
 from unified_search.web.delegated import items_from_output
 from unified_search.web.extras import METADATA_KEY, ProviderAnswer, WebExtras
@@ -100,7 +102,7 @@ class WebHandler:
         """Build the handler the ``web`` section describes, on a shared client if given."""
         return cls(config, http=http)
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         """Search the web for ``request`` (the keywords, where ``uses.keyword`` asks for them)."""
         keywords = await search_keywords(request, ctx)
         sent = request.model_copy(update={"query": " ".join(keywords)}) if keywords else request
@@ -110,6 +112,8 @@ class WebHandler:
             items, failures, extras = await self._builtin(sent, ctx)
         else:
             items = await self._delegated(sent, ctx)
+        now = self.now() if self.now else datetime.now(UTC)
+        items = await _as_asked(items, request, ctx, now)
         metadata: dict[str, Any] = {"query_sent": sent.query}
         if not extras.is_empty():
             metadata[METADATA_KEY] = extras.model_dump(mode="json")
@@ -123,17 +127,17 @@ class WebHandler:
             metadata=metadata,
         )
 
-    async def retrieve(
+    async def aretrieve(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
     ) -> ResultItem:
         """Return the readable text of ``url`` (SSRF-guarded, deadline-bound; see ``web.reader``)."""
         return await self._reader(ctx_or_config).read(url)
 
-    def retrieve_sync(
+    def retrieve(
         self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
     ) -> ResultItem:
-        """Sync twin of ``retrieve``."""
-        return run_sync(self.retrieve(url, ctx_or_config))
+        """Sync twin of ``aretrieve``."""
+        return run_sync(self.aretrieve(url, ctx_or_config))
 
     async def aretrieve_many(
         self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
@@ -204,8 +208,9 @@ class WebHandler:
         rate = ctx.config.web.provider_settings(provider.name).requests_per_second
         max_chars = ctx.config.web.reader.max_chars
 
-        async def log(level: Any, message: str) -> None:
-            await ctx.log(level, f"{provider.name}: {message}")
+        async def log(level: Any, message: str, data: Mapping[str, Any] | None = None) -> None:
+            text = f"{provider.name}: {message}"
+            await (ctx.log(level, text) if data is None else ctx.log(level, text, data))
 
         async def fetch() -> ProviderAnswer:
             await log("info", "searching")
@@ -329,3 +334,36 @@ def most_informative(errors: Sequence[SearchError]) -> SearchError:
         retryable=best.retryable,
         retry_after=best.retry_after,
     )
+
+
+async def _as_asked(
+    items: list[ResultItem], request: SearchRequest, ctx: SearchContext, now: datetime
+) -> list[ResultItem]:
+    """Drop results outside the request's ``sites`` and dates, or in its ``exclude_sites``.
+
+    Providers take sites and dates as a hint (``site:`` operators, freshness
+    parameters) and delegated searches may ignore them, so the answer is checked
+    here: a restriction holds whatever the provider did. A page without a known
+    publication date is kept.
+    """
+    dated = request.time_range or request.start_date or request.end_date
+    if not (request.sites or request.exclude_sites or dated):
+        return items
+
+    def allowed(item: ResultItem) -> bool:
+        url = item.url or ""
+        if request.sites and not in_domains(url, request.sites):
+            return False
+        if in_domains(url, request.exclude_sites):
+            return False
+        raw = item.metadata.get("published_date")
+        published = parse_date(raw, now) if isinstance(raw, str) else None
+        return published is None or within_period(
+            published, now, request.time_range, request.start_date, request.end_date
+        )
+
+    kept = [item for item in items if allowed(item)]
+    if len(kept) < len(items):
+        dropped = len(items) - len(kept)
+        await ctx.log("info", f"dropped {dropped} result(s) outside the sites or dates asked")
+    return kept

@@ -11,7 +11,7 @@ UNSUPPORTED naming the provider and what it does accept.
 
 Scores: a provider's own relevance score is kept when it lies in 0..1
 (SearXNG's unbounded score is divided by the best one in the answer). A
-provider that gives none gets the rank-based ``rank_score`` below.
+provider that gives none gets the rank-based ``rank_score`` (``unified_search.agent_items``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from unified_search.agent_items import rank_score
 from unified_search.dates import iso_date
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule, bad_payload, json_body
@@ -32,8 +33,6 @@ from unified_search.types import ResultItem, SearchDepth, SearchRequest, SearchT
 from unified_search.urls import clean_url
 from unified_search.web.extras import ProviderAnswer, RelatedQuestion
 
-#: How fast the rank-based score falls: 1.0 for the first result, 0.5 for the eleventh.
-RANK_DECAY = 0.1
 #: Request fields a provider may lack; each is refused when asked of a provider without it.
 OPTIONS = (
     "country",
@@ -138,16 +137,6 @@ def check_options(
 def unsupported(provider: str, message: str) -> SearchError:
     """The error of a request a provider cannot serve as asked."""
     return SearchError(ErrorCode.UNSUPPORTED, message, provider=provider, retryable=False)
-
-
-def rank_score(rank: int) -> float:
-    """Score the result at 0-based ``rank`` when the provider gives none: ``1 / (1 + 0.1 · rank)``.
-
-    Example:
-        >>> [round(rank_score(r), 3) for r in (0, 1, 10)]
-        [1.0, 0.909, 0.5]
-    """
-    return 1.0 / (1.0 + RANK_DECAY * max(rank, 0))
 
 
 def plain(text: Any) -> str:

@@ -29,7 +29,7 @@ class FakeSource:
     delay: float = 0.0
     calls: list[SearchRequest] = field(default_factory=list)
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.calls.append(request)
         await asyncio.sleep(self.delay)
         if "fail" in request.query:
@@ -74,7 +74,7 @@ class FakeWeb(FakeSource):
         super().__init__(SearchType.WEB)
         self.retrieved: list[str] = []
 
-    async def retrieve(self, url: str, config: Any = None) -> ResultItem:
+    async def aretrieve(self, url: str, config: Any = None) -> ResultItem:
         self.retrieved.append(url)
         if not url.startswith(("http://", "https://")):
             raise SearchError(ErrorCode.INVALID_QUERY, f"not an http(s) URL: {url!r}")

@@ -118,14 +118,16 @@ def test_user_documents_at_the_threshold_skip_the_search(sources):
 
 
 def test_user_documents_below_the_threshold_come_first(sources):
+    """Found references keep the IDs the search stored; the user's own are numbered after them."""
     docs = [Document(page_content="user doc")]
     searcher = sources.searcher({"options": {"skip_threshold": 3}})
     state = AutoSearch(searcher=searcher, types=["kb"], k=2).invoke(
         {"messages": conversation(), "documents": docs}
     )
     refs = state["context"].references
-    assert [r.id for r in refs] == ["ref_001", "ref_002", "ref_003"]
+    assert [r.id for r in refs] == ["ref_003", "ref_001", "ref_002"]
     assert [r.source for r in refs] == ["user", "auto", "auto"]
+    assert [r.id for r in state["response"].context.references] == ["ref_001", "ref_002"]
 
 
 def test_no_user_message_means_no_search(sources):
@@ -197,18 +199,26 @@ async def test_astream_events_show_the_search_in_order(sources):
     chain = _chain(sources, "Answer #ref:ref_001.")
     handler = UnifiedSearchCallbackHandler()
     names: list[str] = []
+    data: list[dict] = []
     model_started_after = None
     async for event in chain.astream_events(
         "vacation policy", {"callbacks": [handler]}, version="v2"
     ):
         if event["event"] == "on_custom_event":
             names.append(event["name"])
+            data.append(event["data"])
         elif event["event"] == "on_chat_model_start":
             model_started_after = len(names)
     assert names[:2] == ["search_start", "search_progress"]
-    assert names[-2:] == ["search_complete", "search_progress"]
-    middle = names[2:-2]
-    assert sorted(middle) == ["search_item_complete"] * 2 + ["search_item_start"] * 2
+    assert names[-6:] == ["search_result"] * 3 + ["search_complete"] + ["search_progress"] * 2
+    middle = names[2:-6]
+    assert sorted(middle) == sorted(
+        ["search_item_start", "search_item_complete"] * 2
+        + ["search_step_start", "search_step_complete"]
+    )
     assert middle.index("search_item_start") < middle.index("search_item_complete")
+    assert middle[-2:] == ["search_step_start", "search_step_complete"]  # the rerank
+    assert [d["reference"]["id"] for d in data[-6:-3]] == ["ref_001", "ref_002", "ref_003"]
+    assert [d["done"] for d in data[-2:]] == [False, True]
     assert model_started_after == len(names)
     assert handler.last is not None and handler.last.result_count == 3

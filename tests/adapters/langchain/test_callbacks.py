@@ -34,8 +34,13 @@ async def test_trace_tree_has_timings_counts_and_errors(sources, use_async):
     assert trace.duration_ms() is not None and trace.duration_ms() >= 0
     for node in trace.children.values():
         assert trace.duration_ms(node) is not None
-    assert progress == ["Searching…", "Found 4 references (some sources failed)"]
-    assert trace.progress == progress
+    assert progress == ["Searching...", "Found 4 references (some sources failed)"]
+    assert trace.progress == progress and trace.done
+    assert [r.id for r in trace.results] == ["ref_001", "ref_002", "ref_003", "ref_004"]
+    rerank = [node for node in trace.steps.values() if node.input["step"] == "rerank"]
+    assert len(rerank) == 1 and rerank[0].status == "completed"
+    assert rerank[0].parent_id == trace.root.id and trace.duration_ms(rerank[0]) is not None
+    assert trace.nodes[-1] == rerank[0]
 
 
 def test_each_search_gets_its_own_trace(sources):
@@ -59,7 +64,10 @@ def test_progress_in_the_configured_language(sources):
     UnifiedSearchRetriever(searcher=searcher, types=["kb"], k=2).invoke(
         "q", {"callbacks": [handler]}
     )
-    assert progress == ["正在搜索…", "找到 2 条参考资料"]
+    assert progress == ["正在搜索...", "找到 2 条参考资料"]
+    trace = handler.last
+    assert trace is not None and trace.done
+    assert [log.message for log in trace.root.logs] == ["开始搜索", "搜索完成"]
 
 
 def test_a_failing_progress_function_never_breaks_the_search(sources, caplog):

@@ -67,12 +67,16 @@ def test_format_references_keeps_search_citations(sources):
     assert format_references().invoke(docs[:1]).references[0].title == "kb-0 q"
 
 
-def test_format_references_renumbers_when_some_are_uncited():
+def test_format_references_keeps_given_ids_and_numbers_the_rest_after_them():
+    """A search's ID still resolves in the store; uncited or clashing entries get new ones."""
     cited = Document(page_content="x", metadata={"unified_search": {"citation_id": "ref_009"}})
+    clash = Document(page_content="z", metadata={"unified_search": {"citation_id": "ref_009"}})
     plain = Document(page_content="y")
-    assert [r.id for r in format_references().invoke([cited, plain]).references] == [
-        "ref_001",
-        "ref_002",
+    references = format_references().invoke([plain, cited, clash, plain]).references
+    assert [(r.id, r.content) for r in references] == [
+        ("ref_010", "y"),
+        ("ref_009", "x"),
+        ("ref_011", "z"),
     ]
 
 

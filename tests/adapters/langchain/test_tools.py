@@ -184,7 +184,7 @@ def test_retrieve_url_refusal_is_a_tool_error(sources):
 
 def test_retrieve_url_without_retrieve_support(sources):
     class SearchOnly:
-        async def search(self, request, ctx):
+        async def asearch(self, request, ctx):
             raise AssertionError("not used")
 
     searcher = sources.searcher()

@@ -48,7 +48,7 @@ class FakeKB:
         self.delay = delay
         self.calls: list[SearchRequest] = []
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.calls.append(request)
         await asyncio.sleep(self.delay)
         names = request.collections or ["energy"]
@@ -73,7 +73,7 @@ class FakeWeb:
     def __init__(self, delay: float = 0.0) -> None:
         self.delay = delay
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         await asyncio.sleep(self.delay)
         items = [
             ResultItem(type="web", url=url, title=t, content=c, score=s)
@@ -81,7 +81,7 @@ class FakeWeb:
         ]
         return _result(request, items)
 
-    async def retrieve(self, url: str, ctx: SearchContext) -> ResultItem:
+    async def aretrieve(self, url: str, ctx: SearchContext) -> ResultItem:
         if "missing" in url:
             raise SearchError(ErrorCode.PROVIDER_ERROR, "HTTP 404", provider="reader")
         return ResultItem(type="web", url=url, title="Read page", content=f"Body of {url}")
@@ -90,7 +90,7 @@ class FakeWeb:
 class FakeDB:
     """Returns the rows of the requested models; unknown models fail."""
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         names = request.models or ["products"]
         if any(name not in DB_ROWS for name in names):
             raise SearchError(ErrorCode.INVALID_QUERY, f"unknown model {names[0]!r}", provider="db")
@@ -107,7 +107,7 @@ class FakeDB:
 class FailingWeb:
     """A web source without an API key."""
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         raise SearchError(ErrorCode.NO_API_KEY, "set TAVILY_API_KEY", provider="tavily")
 
 

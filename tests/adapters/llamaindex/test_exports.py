@@ -6,6 +6,7 @@ def test_public_names_are_pinned_and_sorted() -> None:
     expected = [
         "ReferenceNode",
         "ResolvedCitations",
+        "SearchMode",
         "SearchTraceCollector",
         "UnifiedRerankPostprocessor",
         "UnifiedSearchCompleteEvent",
@@ -15,8 +16,12 @@ def test_public_names_are_pinned_and_sorted() -> None:
         "UnifiedSearchItemLogEvent",
         "UnifiedSearchItemStartEvent",
         "UnifiedSearchProgressEvent",
+        "UnifiedSearchResultEvent",
         "UnifiedSearchRetriever",
         "UnifiedSearchStartEvent",
+        "UnifiedSearchStepCompleteEvent",
+        "UnifiedSearchStepFailedEvent",
+        "UnifiedSearchStepStartEvent",
         "UnifiedSearchToolSpec",
         "__version__",
         "citation_id_of",
@@ -25,6 +30,7 @@ def test_public_names_are_pinned_and_sorted() -> None:
         "item_to_node",
         "node_to_item",
         "resolve_citations",
+        "search_mode",
     ]
     assert llama_index_unified_search.__all__ == expected
     assert all(hasattr(llama_index_unified_search, name) for name in expected)

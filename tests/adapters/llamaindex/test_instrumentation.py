@@ -11,19 +11,31 @@ from llama_index_unified_search import (
     UnifiedSearchCompleteEvent,
     UnifiedSearchItemFailedEvent,
     UnifiedSearchProgressEvent,
+    UnifiedSearchResultEvent,
     UnifiedSearchRetriever,
     UnifiedSearchStartEvent,
+    UnifiedSearchStepCompleteEvent,
+    UnifiedSearchStepStartEvent,
 )
 from llama_index_unified_search.events import EVENT_CLASSES
 from unified_search.events import EventName, TraceStatus
+from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
+from unified_search.steps import StepName
+from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 ORDER_ONE_SOURCE = [
     "search_start",
     "search_progress",
     "search_item_start",
     "search_item_complete",
+    "search_step_start",
+    "search_step_complete",
+    "search_result",
+    "search_result",
+    "search_result",
     "search_complete",
+    "search_progress",
     "search_progress",
 ]
 
@@ -52,9 +64,49 @@ async def test_collector_receives_the_events_in_order(
     events = collector.events(search_id)
     assert [e.name.value for e in events] == ORDER_ONE_SOURCE
     assert isinstance(events[0], UnifiedSearchStartEvent)
-    assert isinstance(events[-2], UnifiedSearchCompleteEvent)
-    assert isinstance(events[-1], UnifiedSearchProgressEvent)
-    assert collector.progress(search_id) == ["Searching…", "Found 3 references"]
+    assert isinstance(events[4], UnifiedSearchStepStartEvent)
+    assert isinstance(events[5], UnifiedSearchStepCompleteEvent)
+    assert isinstance(events[-4], UnifiedSearchResultEvent)
+    assert isinstance(events[-3], UnifiedSearchCompleteEvent)
+    assert isinstance(events[-1], UnifiedSearchProgressEvent) and events[-1].done
+    assert collector.progress(search_id) == ["Searching...", "Found 3 references"]
+    assert collector.done(search_id)
+    assert [r.id for r in collector.results(search_id)] == ["ref_001", "ref_002", "ref_003"]
+    step = events[5].node
+    assert step is not None and step.kind == "search_step" and step.label == "Rerank"
+    assert step.output["duration_ms"] >= 0
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+async def test_steps_timed_by_a_source_reach_the_search_span(
+    collector: SearchTraceCollector, use_async: bool
+) -> None:
+    """Steps a source times, on the loop or in a worker thread, arrive inside the search's span."""
+
+    class Timed:
+        async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+            async with ctx.step(StepName.DSL_BUILD):
+                pass
+
+            def blocking() -> None:
+                with ctx.step(StepName.DB_QUERY, model="orders") as step:
+                    step.output["rows"] = 1
+
+            await asyncio.to_thread(blocking)
+            item = ResultItem(type="db", model="orders", record_id="1", title="Order 1")
+            return SearchResult(type="db", query=request.query, items=[item])
+
+    searcher = Searcher(handlers={"db": Timed()})
+    await _retrieve(UnifiedSearchRetriever(searcher, types=["db"]), use_async)
+    (search_id,) = collector.search_ids()
+    steps = [n for n in collector.trace(search_id) if n.kind == "search_step"]
+    assert [(n.input["step"], n.status) for n in steps] == [
+        ("dsl_build", TraceStatus.COMPLETED),
+        ("db_query", TraceStatus.COMPLETED),
+        ("rerank", TraceStatus.COMPLETED),
+    ]
+    assert steps[1].output["rows"] == 1 and steps[1].type is not None
+    assert len({e.span_id for e in collector.events(search_id)}) == 1
 
 
 @pytest.mark.parametrize("use_async", [False, True])
@@ -65,7 +117,9 @@ async def test_trace_tree_and_failures(
     searcher = Searcher(handlers={"kb": fakes.FakeKB(), "web": fakes.FailingWeb()})
     await _retrieve(UnifiedSearchRetriever(searcher, types=["kb", "web"]), use_async)
     (search_id,) = collector.search_ids()
-    root, *children = collector.trace(search_id)
+    root, *nodes = collector.trace(search_id)
+    children = [node for node in nodes if node.kind == "search_item"]
+    assert [node.input["step"] for node in nodes if node.kind == "search_step"] == ["rerank"]
     assert root.kind == "search" and root.status is TraceStatus.COMPLETED
     assert root.output["result_count"] == 3
     assert {c.type.value: c.status for c in children} == {

@@ -132,3 +132,32 @@ def test_resolve_citations_with_custom_format_and_explicit_nodes(searcher: Searc
     resolved = resolve_citations("see [ref_002] and #ref:ref_001", nodes, config)
     assert resolved.ids == ["ref_002"] and resolved.cited_nodes == [nodes[1]]
     assert resolve_citations("no citations here", nodes).ids == []
+
+
+class MarkdownCitingLLM(MockLLM):
+    """Cites the first two references it is shown as Markdown links, and one page it invents."""
+
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        tags = re.findall(r"<ref ([^>]*)>", prompt.split("<references>", 1)[1])
+        links = []
+        for tag in tags[:2]:
+            attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag))
+            links.append(f"[{attrs['title']}]({attrs.get('url') or '#ref:' + attrs['id']})")
+        return CompletionResponse(text=f"Yes {links[0]}, {links[1]}, [x](https://made.up/x).")
+
+
+def test_markdown_citations_resolve_to_source_nodes(searcher: Searcher) -> None:
+    """With citation.format = "[{title}]({url})", links resolve by URL or by #ref anchor."""
+    config = SearchConfig.load(profile={"citation": {"format": "[{title}]({url})"}})
+    retriever = UnifiedSearchRetriever(searcher, types=["kb", "web"], top_k=3)
+    engine = RetrieverQueryEngine.from_args(
+        retriever, llm=MarkdownCitingLLM(), text_qa_template=citation_qa_template(config)
+    )
+    response = engine.query("heat pumps")
+    resolved = resolve_citations(response, config=config)
+    assert resolved.ids == ["ref_001", "ref_002"]
+    assert resolved.unknown == ["[x](https://made.up/x)"]
+    assert [n.node.metadata["unified_search"]["citation_id"] for n in resolved.cited_nodes] == [
+        "ref_001",
+        "ref_002",
+    ]

@@ -159,7 +159,11 @@ async def test_empty_query_bundle_is_rejected(searcher: Searcher, bundle: QueryB
         ({"top_k": -3}, "top_k must be at least 1"),
         ({"types": ["kb", "files"]}, r"types\.1\n  Input should be 'web', 'kb' or 'db'"),
         ({"types": []}, "types\n  List should have at least 1 item"),
-        ({"mode": "fastest"}, "mode\n  Input should be 'all', 'any' or 'race'"),
+        (
+            {"mode": "fastest"},
+            "mode\n  Value error, unknown mode 'fastest'; valid: fast, deep, answer",
+        ),
+        ({"parallel": "fastest"}, "parallel\n  Input should be 'all', 'any' or 'race'"),
         ({"request_fields": {"threshold": 2}}, "threshold"),
         ({"request_fields": {"colour": "red"}}, "colour"),
         ({"request_fields": {"type": "web"}}, r"request_fields: unknown field\(s\) \['type'\]"),

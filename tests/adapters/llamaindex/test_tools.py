@@ -37,6 +37,8 @@ def test_tool_list_names_schemas_and_descriptions(tools: dict) -> None:
         "include_domains",
         "exclude_domains",
         "time_range",
+        "include_answer",
+        "include_images",
     }
     assert all(tool.async_fn is not None for tool in tools.values())
 

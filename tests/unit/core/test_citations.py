@@ -1,6 +1,7 @@
 import threading
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from unified_search.citations import (
     CitationRegistry,
     build_context,
     citation_prompt,
+    cite_together,
     parse_citations,
 )
 from unified_search.config import CitationConfig
@@ -155,3 +157,31 @@ def test_truncate_tokens_respects_the_limit() -> None:
     assert truncate_tokens("short", 10) == "short"
     assert truncate_tokens("anything", 0) == ""
     assert count_tokens("<|endoftext|>") > 1  # special markers are plain text here
+
+
+def _kb(name: str, cid: str | None = None, **fields: object) -> ResultItem:
+    return ResultItem(type="kb", document_id=name, content=name, citation_id=cid, **fields)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ([], []),
+        ([_kb("a"), _kb("b")], ["ref_001", "ref_002"]),  # none cited: numbered in order
+        ([_kb("a", "ref_004"), _kb("b", "ref_002")], ["ref_004", "ref_002"]),  # kept as given
+        ([_kb("a", "ref_001"), _kb("b", "ref_001")], ["ref_001", "ref_002"]),  # a clash
+        ([_kb("a"), _kb("b", "ref_003")], ["ref_004", "ref_003"]),  # after the highest in use
+        ([_kb("a", "ref_002"), _kb("a", "ref_009")], ["ref_002", "ref_002"]),  # same item
+        ([_kb("a", "mine-7"), _kb("b", "ref_001")], ["ref_002", "ref_001"]),  # not one of ours
+    ],
+)
+def test_items_cited_together_keep_their_ids_unless_taken(given, expected) -> None:
+    assert [item.citation_id for item in cite_together(given)] == expected
+
+
+def test_loader_documents_with_the_same_text_stay_apart_by_their_metadata() -> None:
+    same = [
+        ResultItem(type="kb", content="Leave is 25 days.", metadata={"source": name})
+        for name in ("a.md", "b.md", "a.md")
+    ]
+    assert [item.citation_id for item in cite_together(same)] == ["ref_001", "ref_002", "ref_001"]

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
+from unified_search.deep import adeep_search
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.events import SearchEvent, TraceStatus
 from unified_search.handler import SearchContext
@@ -23,7 +24,7 @@ class FakeHandler:
         self.seen: list[tuple[SearchRequest, SearchContext]] = []
         self.closed = False
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.seen.append((request, ctx))
         await ctx.log("info", f"searching {request.query}")
         await asyncio.sleep(self.delay)
@@ -107,7 +108,8 @@ async def test_race_returns_first_and_cancels_the_rest() -> None:
     searcher = _searcher(kb=slow, db=FakeHandler(0.0))
     response = await searcher.arace([{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}])
     assert response.results[0] is None and response.results[1] is not None
-    assert [n.status for n in response.trace[1:]] == [TraceStatus.CANCELLED, TraceStatus.COMPLETED]
+    items = [n.status for n in response.trace if n.kind == "search_item"]
+    assert items == [TraceStatus.CANCELLED, TraceStatus.COMPLETED]
     assert response.duration_ms < 2000
 
 
@@ -213,7 +215,8 @@ async def test_events_and_failing_sinks(caplog: pytest.LogCaptureFixture) -> Non
     assert len(response.items) == 2
     assert "ui crashed" in caplog.text
     names = [e.name.value for e in events]
-    assert names[0] == "search_start" and names[-2:] == ["search_complete", "search_progress"]
+    assert names[0] == "search_start"
+    assert names[-3:] == ["search_complete", "search_progress", "search_progress"]
     assert {"search_item_complete", "search_item_failed", "search_item_log"} <= set(names)
     assert events[-1].message == "Found 2 references (some sources failed)"
     assert all(e.chat_id == "c1" for e in events)
@@ -256,7 +259,7 @@ async def test_failing_reranker_falls_back_to_weighted(
     class Broken:
         name = "broken"
 
-        async def rerank(
+        async def arerank(
             self, query: str, items: Sequence[ResultItem], **kwargs: object
         ) -> list[ResultItem]:
             raise RuntimeError("model missing")
@@ -323,3 +326,17 @@ def test_config_from_dict_and_file(tmp_path) -> None:
     file.write_text("rerank:\n  top_n: 4\n", encoding="utf-8")
     assert Searcher(str(file)).config.rerank.top_n == 4
     assert Searcher({"rerank": {"top_n": 2}}).config.rerank.top_n == 2
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.asearch({"query": "q", "type": "kb"}, top_m=1),
+        lambda s: s.aall([{"query": "q", "type": "kb"}], requst_id="r"),
+        lambda s: adeep_search(s, "q", types=["kb"], limt=1),
+    ],
+)
+async def test_a_misspelled_option_is_refused_not_ignored(call) -> None:
+    searcher = _searcher(kb=FakeHandler())
+    with pytest.raises(TypeError, match=r"unexpected option\(s\) \['(top_m|requst_id|limt)'\]"):
+        await call(searcher)

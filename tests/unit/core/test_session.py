@@ -25,7 +25,7 @@ class Source:
     kind: SearchType
     calls: list[SearchRequest] = field(default_factory=list)
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.calls.append(request)
         if "fail" in request.query:
             raise SearchError(ErrorCode.RATE_LIMITED, "slow down", provider=self.kind.value)
@@ -42,7 +42,7 @@ class Source:
         ]
         return SearchResult(type=self.kind, query=request.query, items=items)
 
-    async def retrieve(self, url: str, ctx: SearchContext) -> ResultItem:
+    async def aretrieve(self, url: str, ctx: SearchContext) -> ResultItem:
         return ResultItem(type="web", url=url, title="page", content=f"text of {url}")
 
 
@@ -139,7 +139,7 @@ async def test_partial_failure_is_returned_and_strict_raises_it():
 
 
 class _Failing:
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         raise SearchError(ErrorCode.NO_API_KEY, "set TAVILY_API_KEY", provider="tavily")
 
 

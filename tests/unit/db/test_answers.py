@@ -36,7 +36,7 @@ def ask(handler: DBHandler, library_url: str, make_ctx: Any) -> Ask:
     ctx = make_ctx(library_url, db={"max_results": 100})
 
     async def run(question: str) -> SearchResult:
-        return await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+        return await handler.asearch(SearchRequest(query=question, type=SearchType.DB), ctx)
 
     return run
 

@@ -154,14 +154,14 @@ async def test_request_cannot_override_the_tenant(
     wheres = [
         {"or": [{"field": "tenant_id", "value": "globex"}, {"field": "id", "op": ">", "value": 0}]}
     ]
-    result = await handler.search(request("tickets", wheres=wheres), ctx)
+    result = await handler.asearch(request("tickets", wheres=wheres), ctx)
     assert {item.data["tenant_id"] for item in result.items if item.data} == {"acme"}
 
 
 async def test_items_carry_model_record_title_and_score(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
-    result = await handler.search(request("wireless headphones under $100"), make_ctx(shop))
+    result = await handler.asearch(request("wireless headphones under $100"), make_ctx(shop))
     assert result.metadata["models"] == ["products"]  # where the words are found
     assert [(i.model, i.record_id, i.title) for i in result.items] == [
         ("products", "1", "Aurora Wireless Headphones")
@@ -180,17 +180,17 @@ async def test_items_carry_model_record_title_and_score(
 async def test_best_model_is_chosen_or_all_on_request(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
-    best = await handler.search(request("customers in Berlin"), make_ctx(shop))
+    best = await handler.asearch(request("customers in Berlin"), make_ctx(shop))
     assert best.metadata["models"] == ["customers"]
     assert [i.title for i in best.items] == ["Alice Martin"]
-    every = await handler.search(request("Berlin"), make_ctx(shop, db={"multi_model": "all"}))
+    every = await handler.asearch(request("Berlin"), make_ctx(shop, db={"multi_model": "all"}))
     assert every.metadata["models"] == ["customers", "orders", "products"]
 
 
 async def test_rows_without_keywords_keep_database_order(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
-    result = await handler.search(request("3 most expensive products"), make_ctx(shop))
+    result = await handler.asearch(request("3 most expensive products"), make_ctx(shop))
     assert [i.title for i in result.items] == [
         "Nimbus Laptop 16",
         "Nimbus Laptop 14",
@@ -203,7 +203,7 @@ async def test_orders_rows_are_titled_by_label_and_id(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
     ctx = make_ctx(shop, db={"settings": {"orders": {"label": "Order"}}})
-    result = await handler.search(request("the 5 largest orders"), ctx)
+    result = await handler.asearch(request("the 5 largest orders"), ctx)
     assert len(result.items) == 5
     assert all(i.title == f"Order {i.record_id}" for i in result.items)
 
@@ -212,16 +212,16 @@ async def test_keywords_relax_when_no_row_has_all(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
     question = request("speaker headphones", models=["products"])
-    relaxed = await handler.search(question, make_ctx(shop))
+    relaxed = await handler.asearch(question, make_ctx(shop))
     assert {i.record_id for i in relaxed.items} == {"1", "3", "11"}
     assert {i.score for i in relaxed.items} == {0.5}  # each row has one of the two keywords
     assert relaxed.metadata["relaxed"] == ["products"]
-    strict = await handler.search(question, make_ctx(shop, querydsl={"relax_keywords": False}))
+    strict = await handler.asearch(question, make_ctx(shop, querydsl={"relax_keywords": False}))
     assert strict.items == []
 
 
 async def test_request_dsl_is_merged(handler: DBHandler, shop: str, make_ctx: Any) -> None:
-    result = await handler.search(
+    result = await handler.asearch(
         request(
             "electronics",
             models=["products"],
@@ -248,7 +248,7 @@ async def test_request_dsl_is_merged(handler: DBHandler, shop: str, make_ctx: An
 
 
 async def test_max_results_caps_rows(handler: DBHandler, shop: str, make_ctx: Any) -> None:
-    result = await handler.search(request("orders"), make_ctx(shop, db={"max_results": 4}))
+    result = await handler.asearch(request("orders"), make_ctx(shop, db={"max_results": 4}))
     assert len(result.items) == 4
 
 
@@ -286,20 +286,20 @@ async def test_bad_input_is_refused_clearly(
 ) -> None:
     fields.setdefault("models", ["products"])
     with pytest.raises(SearchError) as info:
-        await handler.search(request("products", **fields), make_ctx(shop, db=db))
+        await handler.asearch(request("products", **fields), make_ctx(shop, db=db))
     assert info.value.code is ErrorCode.INVALID_QUERY
     assert message in info.value.message
 
 
 async def test_empty_question_is_refused(handler: DBHandler, shop: str, make_ctx: Any) -> None:
     with pytest.raises(SearchError, match="question is empty"):
-        await handler.search(request("?!"), make_ctx(shop))
+        await handler.asearch(request("?!"), make_ctx(shop))
 
 
 async def test_missing_url_is_unsupported(make_ctx: Any) -> None:
     ctx = make_ctx("")
     with pytest.raises(SearchError) as info:
-        await DBHandler().search(request("products"), ctx)
+        await DBHandler().asearch(request("products"), ctx)
     assert info.value.code is ErrorCode.UNSUPPORTED
 
 
@@ -341,7 +341,7 @@ async def test_chat_message_with_fenced_json_is_accepted(
     )
     ctx = make_ctx(shop, db={"models": ["products"]}, uses={"querydsl": "chat"})
     ctx.delegates.register("chat", RecordingAgent(message))
-    result = await handler.search(request("sold out things"), ctx)
+    result = await handler.asearch(request("sold out things"), ctx)
     assert {i.record_id for i in result.items} == {"5", "11", "15", "34"}
 
 
@@ -360,7 +360,7 @@ async def test_bad_agent_output_falls_back_or_fails_when_strict(
 ) -> None:
     ctx = make_ctx(shop, db={"models": ["products"]}, uses={"querydsl": "bad"})
     ctx.delegates.register("bad", RecordingAgent(answer))
-    result = await handler.search(request("Sonora products"), ctx)
+    result = await handler.asearch(request("Sonora products"), ctx)
     assert result.metadata["generator"] == "builtin"
     assert {i.title for i in result.items} == {
         "Aurora Wireless Headphones", "Pulse Wireless Earbuds", "Beacon Bluetooth Speaker",
@@ -375,7 +375,7 @@ async def test_bad_agent_output_falls_back_or_fails_when_strict(
     )
     strict.delegates.register("bad", RecordingAgent(answer))
     with pytest.raises(SearchError) as info:
-        await handler.search(request("Sonora products"), strict)
+        await handler.asearch(request("Sonora products"), strict)
     assert (
         info.value.code is ErrorCode.INVALID_QUERY
         and "bad returned an unusable DSL" in info.value.message
@@ -396,7 +396,7 @@ async def test_mcp_tool_writes_the_dsl(handler: DBHandler, shop: str, make_ctx: 
         uses={"querydsl": "mcp:writer.write_dsl"},
         mcp={"writer": {**server, "timeout": 60}},
     )
-    result = await handler.search(request("things made by Lumen"), ctx)
+    result = await handler.asearch(request("things made by Lumen"), ctx)
     assert result.metadata["generator"] == "mcp:writer.write_dsl"
     assert result.dsl == {
         "model": "products",
@@ -413,7 +413,7 @@ async def test_failing_delegate_falls_back_unless_strict(
 
     ctx = make_ctx(shop, db={"models": ["customers"]}, uses={"querydsl": "broken"})
     ctx.delegates.register("broken", broken)
-    result = await handler.search(request("customers in Berlin"), ctx)
+    result = await handler.asearch(request("customers in Berlin"), ctx)
     assert result.metadata["generator"] == "builtin" and len(result.items) == 1
     understanding = Understanding.of(result)
     assert understanding is not None
@@ -425,7 +425,7 @@ async def test_failing_delegate_falls_back_unless_strict(
     )
     strict.delegates.register("broken", broken)
     with pytest.raises(SearchError) as info:
-        await handler.search(request("customers in Berlin"), strict)
+        await handler.asearch(request("customers in Berlin"), strict)
     assert info.value.code is ErrorCode.PROVIDER_ERROR
 
 
@@ -449,7 +449,7 @@ async def test_bad_input_runs_no_query(shop: str, make_ctx: Any, fields: dict[st
     sa.event.listen(sa.engine.Engine, "before_cursor_execute", spy)
     try:
         with pytest.raises(SearchError):
-            await handler.search(request("cheap electronics", **fields), make_ctx(shop))
+            await handler.asearch(request("cheap electronics", **fields), make_ctx(shop))
     finally:
         sa.event.remove(sa.engine.Engine, "before_cursor_execute", spy)
         await handler.aclose()
@@ -468,11 +468,11 @@ async def test_category_values_are_sampled_once_and_can_be_turned_off(
     handler = DBHandler()
     sa.event.listen(sa.engine.Engine, "before_cursor_execute", spy)
     try:
-        first = await handler.search(request("customers in Berlin"), make_ctx(shop))
+        first = await handler.asearch(request("customers in Berlin"), make_ctx(shop))
         sampled = len(distinct)
-        await handler.search(request("customers in Paris"), make_ctx(shop))
+        await handler.asearch(request("customers in Paris"), make_ctx(shop))
         assert sampled > 0 and len(distinct) == sampled  # the second search reused the cache
-        off = await handler.search(
+        off = await handler.asearch(
             request("customers in Berlin"), make_ctx(shop, db={"sample_values": 0})
         )
     finally:
@@ -504,7 +504,7 @@ async def test_agent_dsl_may_join_aggregate_and_spell_orders_its_way(
     }
     ctx = make_ctx(shop, uses={"querydsl": "writer"})
     ctx.delegates.register("writer", RecordingAgent(answer))
-    result = await handler.search(request("which countries order most?"), ctx)
+    result = await handler.asearch(request("which countries order most?"), ctx)
     assert [i.data for i in result.items] == [
         {"customers.country": "France", "orders": 17},
         {"customers.country": "United Kingdom", "orders": 14},
@@ -522,7 +522,7 @@ async def test_agent_join_to_a_model_not_exposed_is_reported_and_falls_back(
     answer = {"model": "orders", "joins": [{"model": "customers"}]}
     ctx = make_ctx(shop, db={"models": ["orders", "products"]}, uses={"querydsl": "writer"})
     ctx.delegates.register("writer", RecordingAgent(answer))
-    result = await handler.search(request("cancelled orders"), ctx)
+    result = await handler.asearch(request("cancelled orders"), ctx)
     understanding = Understanding.of(result)
     assert understanding is not None and understanding.generator == "builtin"
     assert (
@@ -535,7 +535,7 @@ async def test_agent_join_to_a_model_not_exposed_is_reported_and_falls_back(
 async def test_request_orders_accept_the_order_spelling(
     handler: DBHandler, shop: str, make_ctx: Any
 ) -> None:
-    result = await handler.search(
+    result = await handler.asearch(
         request("electronics", models=["products"], orders=[{"field": "price", "order": "desc"}]),
         make_ctx(shop),
     )

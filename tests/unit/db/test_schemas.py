@@ -74,7 +74,7 @@ async def test_tables_of_a_listed_schema_are_models_named_schema_dot_table(
 ) -> None:
     orders = f"{sales_schema}.orders"
     ctx = make_ctx(postgres_url, db={"schemas": [sales_schema]})
-    result = await handler.search(request("orders of customers in Oslo", models=[orders]), ctx)
+    result = await handler.asearch(request("orders of customers in Oslo", models=[orders]), ctx)
     assert result.error is None
     assert sorted(i.record_id for i in result.items if i.record_id) == ["1", "3"]
     assert result.dsl == {
@@ -92,7 +92,7 @@ async def test_a_view_of_a_listed_schema_joins_through_a_configured_key(
     view = f"{sales_schema}.big_orders"
     settings = {view: {"foreign_keys": {"customer_id": f"{sales_schema}.customers.id"}}}
     ctx = make_ctx(postgres_url, db={"schemas": [sales_schema], "settings": settings})
-    result = await handler.search(request("big orders of customers in Rome", models=[view]), ctx)
+    result = await handler.asearch(request("big orders of customers in Rome", models=[view]), ctx)
     assert result.error is None, result.error
     assert [i.data for i in result.items] == [{"id": 2, "customer_id": 2, "total": 20}]
     assert result.dsl is not None and result.dsl["joins"][0]["model"] == f"{sales_schema}.customers"
@@ -103,12 +103,12 @@ async def test_a_table_in_an_unlisted_schema_is_named_in_the_refusal(
     handler: DBHandler, postgres_url: str, sales_schema: str, make_ctx: Any
 ) -> None:
     with pytest.raises(SearchError) as info:
-        await handler.search(request("orders", models=["orders"]), make_ctx(postgres_url))
+        await handler.asearch(request("orders", models=["orders"]), make_ctx(postgres_url))
     assert info.value.code is ErrorCode.INVALID_QUERY
-    assert (
-        f"'{sales_schema}.orders' exists: add '{sales_schema}' to db.schemas and name it so"
-        in info.value.message
-    )
+    # Other schemas of the shared server may hold an ``orders`` table too: each is named.
+    found, _, hint = info.value.message.partition(" exists: add ")
+    assert f"'{sales_schema}.orders'" in found
+    assert f"'{sales_schema}'" in hint and hint.endswith(" to db.schemas and name it so")
 
 
 @pytest.mark.postgres
@@ -116,7 +116,7 @@ async def test_an_unknown_schema_is_refused(
     handler: DBHandler, postgres_url: str, make_ctx: Any
 ) -> None:
     with pytest.raises(SearchError, match=r"db\.schemas names 'nowhere'"):
-        await handler.search(request("orders"), make_ctx(postgres_url, db={"schemas": ["nowhere"]}))
+        await handler.asearch(request("orders"), make_ctx(postgres_url, db={"schemas": ["nowhere"]}))
 
 
 async def test_a_sqlite_view_joins_through_a_configured_key(
@@ -125,7 +125,7 @@ async def test_a_sqlite_view_joins_through_a_configured_key(
     """Views declare no foreign keys; ``foreign_keys`` in their settings makes them joinable."""
     settings = {"open_loans": {"foreign_keys": {"book_id": "books.id", "member_id": "members.id"}}}
     ctx = make_ctx(f"sqlite:///{library_file}", db={"settings": settings})
-    result = await handler.search(request("open loans of fantasy books"), ctx)
+    result = await handler.asearch(request("open loans of fantasy books"), ctx)
     assert result.error is None, result.error
     assert result.dsl == {
         "model": "open_loans",
@@ -141,4 +141,4 @@ async def test_a_configured_key_naming_a_missing_column_is_refused(
     settings = {"open_loans": {"foreign_keys": {"shelf_id": "shelves.id"}}}
     ctx = make_ctx(f"sqlite:///{library_file}", db={"settings": settings})
     with pytest.raises(SearchError, match="names columns the model lacks: shelf_id"):
-        await handler.search(request("open loans"), ctx)
+        await handler.asearch(request("open loans"), ctx)

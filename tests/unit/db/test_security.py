@@ -61,7 +61,7 @@ async def test_injection_in_the_question_is_harmless(
     """The text only ever becomes bound values; no row of another model leaks in."""
     ctx = make_ctx(shop_url, db={"models": ["products"]})
     try:
-        result = await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+        result = await handler.asearch(SearchRequest(query=question, type=SearchType.DB), ctx)
     except SearchError as exc:
         assert exc.code is ErrorCode.INVALID_QUERY
         return
@@ -75,7 +75,7 @@ async def test_quotes_in_the_question_are_data(
 ) -> None:
     """A quote is matched literally, which shows it was bound and not spliced."""
     ctx = make_ctx(shop_url, db={"models": ["customers"]})
-    result = await handler.search(SearchRequest(query="o'brien", type=SearchType.DB), ctx)
+    result = await handler.asearch(SearchRequest(query="o'brien", type=SearchType.DB), ctx)
     assert [item.title for item in result.items] == ["Liam O'Brien"]
 
 
@@ -104,7 +104,7 @@ async def test_injection_in_field_names_is_refused(
         }[part]
         request = SearchRequest(query="products", type=SearchType.DB, **{part: value})
         with pytest.raises(SearchError) as info:
-            await handler.search(request, make_ctx(shop_url, db={"models": ["products"]}))
+            await handler.asearch(request, make_ctx(shop_url, db={"models": ["products"]}))
         assert info.value.code is ErrorCode.INVALID_QUERY
         assert "unknown field" in info.value.message
 
@@ -117,7 +117,7 @@ async def test_injection_in_ops_is_refused(
         query="products", type=SearchType.DB, wheres=[{"field": "price", "op": op, "value": 1}]
     )
     with pytest.raises(SearchError) as info:
-        await handler.search(request, make_ctx(shop_url, db={"models": ["products"]}))
+        await handler.asearch(request, make_ctx(shop_url, db={"models": ["products"]}))
     assert info.value.code is ErrorCode.INVALID_QUERY
     assert "unknown op" in info.value.message
 
@@ -136,7 +136,7 @@ async def test_injection_in_text_values_matches_nothing(
     handler: DBHandler, make_ctx: Any, shop_url: str, where: dict[str, Any]
 ) -> None:
     request = SearchRequest(query="products", type=SearchType.DB, wheres=[where])
-    result = await handler.search(request, make_ctx(shop_url, db={"models": ["products"]}))
+    result = await handler.asearch(request, make_ctx(shop_url, db={"models": ["products"]}))
     assert result.items == []
 
 
@@ -151,7 +151,7 @@ async def test_nul_characters_are_refused_on_every_database(
             wheres=[{"field": "name", "op": op, "value": value}],
         )
         with pytest.raises(SearchError) as info:
-            await handler.search(request, make_ctx(shop_url, db={"models": ["products"]}))
+            await handler.asearch(request, make_ctx(shop_url, db={"models": ["products"]}))
         assert info.value.code is ErrorCode.INVALID_QUERY and "'name'" in info.value.message
 
 
@@ -163,7 +163,7 @@ async def test_injection_in_numeric_values_is_refused(
         query="products", type=SearchType.DB, wheres=[{"field": "price", "op": ">", "value": value}]
     )
     with pytest.raises(SearchError) as info:
-        await handler.search(request, make_ctx(shop_url, db={"models": ["products"]}))
+        await handler.asearch(request, make_ctx(shop_url, db={"models": ["products"]}))
     assert info.value.code is ErrorCode.INVALID_QUERY
     assert "'price'" in info.value.message
 
@@ -252,7 +252,7 @@ async def test_hostile_questions_return_no_rows_at_all(
     """Nothing in these names the data honestly: no row comes back, and the answer says why."""
     ctx = make_ctx(shop_url)
     try:
-        result = await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+        result = await handler.asearch(SearchRequest(query=question, type=SearchType.DB), ctx)
     except SearchError as exc:  # too long, or empty once control characters are gone
         assert exc.code is ErrorCode.INVALID_QUERY
         return
@@ -271,7 +271,7 @@ async def _ask_everything(url: str, make_ctx: Any) -> None:
     try:
         for question in [*QUESTIONS, *HOSTILE, "number of orders per status", "cheapest laptop"]:
             with contextlib.suppress(SearchError):
-                await handler.search(SearchRequest(query=question, type=SearchType.DB), ctx)
+                await handler.asearch(SearchRequest(query=question, type=SearchType.DB), ctx)
     finally:
         await handler.aclose()
 
@@ -314,7 +314,7 @@ async def test_a_question_about_a_model_not_exposed_is_refused_naming_the_expose
     handler: DBHandler, make_ctx: Any, shop_file: Path
 ) -> None:
     ctx = make_ctx(f"sqlite:///{shop_file}", db={"models": ["orders"]})
-    result = await handler.search(
+    result = await handler.asearch(
         SearchRequest(query="orders of customers in Berlin", type=SearchType.DB), ctx
     )
     assert result.items == [] and result.error is not None

@@ -36,7 +36,7 @@ SLACK = 2.0
 class Answering:
     """A healthy source: answers at once with one item."""
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         item = ResultItem(type=request.type, title="still here", url="https://example.com/a")
         return SearchResult(type=request.type, query=request.query, items=[item])
 

@@ -23,7 +23,7 @@ class Recorder:
         self.requests: list[SearchRequest] = []
         self.url = url
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.requests.append(request)
         slug = request.query.replace(" ", "-")
         item = ResultItem(
@@ -84,7 +84,7 @@ async def test_intent_reranker_orders_the_union() -> None:
     """The resource query ranks the GitHub page over a blog; items carry the intent signals."""
 
     class TwoSites:
-        async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
             items = [
                 ResultItem(
                     type="web", title="FastAPI", url="https://someblog.net/fastapi", score=0.99

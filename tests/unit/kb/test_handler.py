@@ -60,10 +60,10 @@ async def test_changed_document_replaces_its_old_chunks(kb: KBHandler, ctx: Sear
         "notes", [{"id": "pasta", "title": "Cooking", "text": "Risotto needs arborio rice."}]
     )
     assert (changed.added, changed.chunks_added, changed.chunks_removed) == (1, 1, 1)
-    result = await kb.search(req("pasta tomato sauce", threshold=0.99), ctx)
+    result = await kb.asearch(req("pasta tomato sauce", threshold=0.99), ctx)
     assert all("tomato" not in item.content for item in result.items)
     assert (
-        next(i.document_id for i in (await kb.search(req("arborio rice risotto"), ctx)).items)
+        next(i.document_id for i in (await kb.asearch(req("arborio rice risotto"), ctx)).items)
         == "pasta"
     )
 
@@ -84,7 +84,7 @@ async def test_empty_and_non_text_documents_are_skipped_and_counted(kb: KBHandle
 
 async def test_hybrid_order_on_a_tiny_corpus(kb: KBHandler, ctx: SearchContext) -> None:
     await kb.aadd_documents("notes", DOCS)
-    result = await kb.search(req("term frequency ranking of documents"), ctx)
+    result = await kb.asearch(req("term frequency ranking of documents"), ctx)
     assert result.items[0].document_id == "bm25"
     item = result.items[0]
     assert item.title == "Lexical ranking" and item.collection == "notes" and 0 < item.score <= 1
@@ -96,8 +96,8 @@ async def test_threshold_drops_dissimilar_chunks_without_shared_terms(
     kb: KBHandler, ctx: SearchContext
 ) -> None:
     await kb.aadd_documents("notes", DOCS)
-    loose = await kb.search(req("similarity search", threshold=0.0), ctx)
-    strict = await kb.search(req("similarity search", threshold=0.99), ctx)
+    loose = await kb.asearch(req("similarity search", threshold=0.0), ctx)
+    strict = await kb.asearch(req("similarity search", threshold=0.99), ctx)
     assert len(loose.items) == 3
     assert [i.document_id for i in strict.items] == ["vec"]  # kept for its shared terms
 
@@ -111,12 +111,12 @@ def test_threshold_outside_0_1_is_a_validation_error() -> None:
 
 async def test_metadata_filter(kb: KBHandler, ctx: SearchContext) -> None:
     await kb.aadd_documents("notes", DOCS)
-    result = await kb.search(
+    result = await kb.asearch(
         req("search documents pasta", threshold=0.0, options={"where": {"year": 2020}}), ctx
     )
     assert [i.document_id for i in result.items] == ["pasta"]
     with pytest.raises(SearchError) as info:
-        await kb.search(req("x", options={"where": "year=2020"}), ctx)
+        await kb.asearch(req("x", options={"where": "year=2020"}), ctx)
     assert info.value.code is ErrorCode.INVALID_QUERY
 
 
@@ -125,12 +125,12 @@ async def test_several_collections_are_merged_and_deduplicated(
 ) -> None:
     await kb.aadd_documents("alpha", DOCS[:2])
     await kb.aadd_documents("beta", DOCS[1:])
-    result = await kb.search(
+    result = await kb.asearch(
         req("BM25 term frequency", collections=["alpha", "beta"], threshold=0.0), ctx
     )
     ids = [i.document_id for i in result.items]
     assert ids.count("bm25") == 1 and set(ids) == {"vec", "bm25", "pasta"}
-    everywhere = await kb.search(
+    everywhere = await kb.asearch(
         req("BM25 term frequency", threshold=0.0), ctx
     )  # no names: all collections
     assert everywhere.metadata["collections"] == ["alpha", "beta"]
@@ -139,7 +139,7 @@ async def test_several_collections_are_merged_and_deduplicated(
 async def test_unknown_collection_lists_existing_ones(kb: KBHandler, ctx: SearchContext) -> None:
     await kb.aadd_documents("notes", DOCS)
     with pytest.raises(SearchError) as info:
-        await kb.search(req("x", collections=["nope"]), ctx)
+        await kb.asearch(req("x", collections=["nope"]), ctx)
     assert info.value.code is ErrorCode.INVALID_QUERY
     assert "nope" in info.value.message and "notes" in info.value.message
 
@@ -149,7 +149,7 @@ async def test_one_failing_collection_does_not_hide_the_others(
 ) -> None:
     await kb.aadd_documents("notes", DOCS)
     await kb.aadd_documents("empty", [""])
-    result = await kb.search(req("BM25", collections=["notes", "empty"]), ctx)
+    result = await kb.asearch(req("BM25", collections=["notes", "empty"]), ctx)
     assert result.items and result.failures[0].code is ErrorCode.INVALID_QUERY
     assert "empty" in result.failures[0].message
 
@@ -158,10 +158,10 @@ async def test_empty_collection_and_no_collection_are_clear_errors(
     kb: KBHandler, ctx: SearchContext
 ) -> None:
     with pytest.raises(SearchError, match="no collections"):
-        await kb.search(req("x"), ctx)
+        await kb.asearch(req("x"), ctx)
     await kb.aadd_documents("empty", [""])
     with pytest.raises(SearchError, match="empty"):
-        await kb.search(req("x", collections=["empty"]), ctx)
+        await kb.asearch(req("x", collections=["empty"]), ctx)
 
 
 async def test_invalid_collection_name(kb: KBHandler) -> None:
@@ -176,12 +176,12 @@ async def test_embedding_model_mismatch_is_refused(
     await kb.aadd_documents("notes", DOCS)
     other = KBHandler.from_config(config, embedding=make_embedding(name="another-model"))
     with pytest.raises(SearchError) as info:
-        await other.search(req("BM25", collections=["notes"]), ctx)
+        await other.asearch(req("BM25", collections=["notes"]), ctx)
     assert info.value.code is ErrorCode.UNSUPPORTED
     assert "hash-64" in info.value.message and "another-model" in info.value.message
     with pytest.raises(SearchError):
         await other.aadd_documents("notes", DOCS)
-    assert (await kb.search(req("BM25"), ctx)).items  # nothing indexed was lost
+    assert (await kb.asearch(req("BM25"), ctx)).items  # nothing indexed was lost
     await other.aclose()
 
 
@@ -212,7 +212,7 @@ async def test_a_collection_of_another_index_format_is_refused_with_what_to_do(
 async def test_delete_documents(kb: KBHandler, ctx: SearchContext) -> None:
     await kb.aadd_documents("notes", DOCS)
     assert await kb.adelete_documents("notes", ["bm25", "missing"]) == 1
-    result = await kb.search(req("BM25 term frequency", threshold=0.0), ctx)
+    result = await kb.asearch(req("BM25 term frequency", threshold=0.0), ctx)
     assert "bm25" not in [i.document_id for i in result.items]
 
 
@@ -228,7 +228,7 @@ async def test_long_documents_are_chunked_and_deduplicated_by_document(
         "notes", [Document(id="long", text=text, source="https://example.org/ice")]
     )
     assert report.chunks_added > 5
-    result = await kb.search(
+    result = await kb.asearch(
         req("glaciers ice sheets", limit=5), SearchContext(config=config, request_id="r")
     )
     assert [i.document_id for i in result.items] == ["long"]
@@ -259,9 +259,9 @@ async def test_graph_fills_entities_relations_and_nodes(kb: KBHandler, ctx: Sear
             {"id": "other", "text": "The NASA budget grew."},
         ],
     )
-    plain = await kb.search(req("What did the CNRS study?"), ctx)
+    plain = await kb.asearch(req("What did the CNRS study?"), ctx)
     assert plain.graph_nodes == [] and plain.entities == []
-    result = await kb.search(req("What did the CNRS study?", graph=True), ctx)
+    result = await kb.asearch(req("What did the CNRS study?", graph=True), ctx)
     assert [e.name for e in result.entities] == ["CNRS"]
     assert {"Marie Curie", "Pierre Curie"} <= {n.name for n in result.graph_nodes}
     assert all(r.source == "CNRS" for r in result.relations)
@@ -286,7 +286,7 @@ async def test_graph_extraction_by_agent(tmp_path: Path, make_embedding: Any) ->
     )
     await kb.aadd_documents("notes", ["some text about proteins"])
     assert calls[0]["task"] == "extract_entities" and calls[0]["text"] == "some text about proteins"
-    result = await kb.search(
+    result = await kb.asearch(
         req("zorblax", graph=True), SearchContext(config=config, request_id="r")
     )
     assert [(n.name, n.relation) for n in result.graph_nodes] == [
@@ -318,10 +318,10 @@ async def test_exact_in_memory_dense_search_matches_chroma(
     await kb.aadd_documents("notes", DOCS)
     via_chroma = config.merged({"kb": {"hybrid": {"exact_limit": 0}}})
     for query in ("similarity search in a vector index", "pasta sauce", "document frequency"):
-        exact = await kb.search(
+        exact = await kb.asearch(
             req(query, threshold=0.0), SearchContext(config=config, request_id="a")
         )
-        hnsw = await kb.search(
+        hnsw = await kb.asearch(
             req(query, threshold=0.0), SearchContext(config=via_chroma, request_id="b")
         )
         assert [i.document_id for i in exact.items] == [i.document_id for i in hnsw.items]
@@ -337,7 +337,7 @@ async def test_unnormalised_vectors_still_give_cosine_in_0_1(
 
     kb = KBHandler.from_config(config, embedding=_named(scaled, "scaled"))
     await kb.aadd_documents("notes", DOCS)
-    result = await kb.search(req("pasta", threshold=0.0), ctx)
+    result = await kb.asearch(req("pasta", threshold=0.0), ctx)
     assert all(0.0 <= i.metadata["similarity"] <= 1.0 for i in result.items)
     await kb.aclose()
 

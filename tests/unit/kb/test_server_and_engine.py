@@ -84,7 +84,7 @@ async def test_http_client_against_a_real_chroma_server(
     assert report.added == 2
     assert await kb.alist_collections() == ["remote"]
     assert not (tmp_path / "side" / "chroma").exists()  # vectors live on the server
-    result = await kb.search(
+    result = await kb.asearch(
         SearchRequest(query="remote vectors", type="kb"),
         SearchContext(config=config, request_id="r"),
     )
@@ -137,7 +137,7 @@ async def test_a_query_longer_than_the_model_window_is_truncated_and_noted(
     kb = KBHandler.from_config(config)
     await kb.aadd_documents("papers", ["Glaciers are melting."])
     ctx = SearchContext(config=config, request_id="r", log=log)
-    result = await kb.search(SearchRequest(query="glaciers melting " * 200, type="kb"), ctx)
+    result = await kb.asearch(SearchRequest(query="glaciers melting " * 200, type="kb"), ctx)
     assert result.items[0].content == "Glaciers are melting."
     assert any(level == "warn" and "word pieces" in message for level, message in log.lines)
     await kb.aclose()

@@ -27,6 +27,23 @@ def web_search(
 
 
 @server.tool()
+def search_everything(query: str, sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Answer a whole automatic search: two items for each source asked for."""
+    return [
+        {"type": source["type"], "title": f"{source['type']} {n} on {query}", "content": "text"}
+        | ({"url": f"https://example.org/{source['type']}/{n}"} if source["type"] == "web" else {})
+        for source in sources
+        for n in (1, 2)
+    ]
+
+
+@server.resource("notes://{name}")
+def note(name: str) -> str:
+    """A short note the user can attach to a question."""
+    return f"Note {name}: the office closes at 6 pm on Fridays."
+
+
+@server.tool()
 def explode(reason: str) -> str:
     """Fail with ``reason``."""
     raise ValueError(reason)

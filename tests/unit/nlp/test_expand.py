@@ -62,6 +62,7 @@ def test_comparison_splits_both_sides() -> None:
 def test_chinese_comparison_splits_both_sides() -> None:
     assert expand_query("React 和 Vue 区别", today=TODAY).sub_queries == [
         "React 和 Vue 区别",
+        "React Vue differences",  # the English wording comes before the intent's sub-queries
         "React 优势",
         "Vue 优势",
     ]
@@ -71,6 +72,7 @@ def test_tutorial_adds_tutorial_and_guide_with_synonym() -> None:
     assert expand_query("k8s 教程", today=TODAY).sub_queries == [
         "k8s 教程",
         "Kubernetes 教程",
+        "Kubernetes tutorial",
         "Kubernetes 指南",
     ]
 

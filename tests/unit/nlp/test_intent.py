@@ -72,11 +72,23 @@ def test_strategies_map_freshness_to_time_range() -> None:
     assert set(STRATEGIES) == set(Intent)
 
 
-def test_resource_strategy_weighs_authority_most() -> None:
-    weights = STRATEGIES[Intent.RESOURCE].weights
-    assert weights.authority > weights.keyword > weights.freshness
-    news = STRATEGIES[Intent.NEWS].weights
-    assert news.freshness > news.keyword > news.authority
+@pytest.mark.parametrize(
+    ("intent", "keyword", "freshness", "authority"),
+    [
+        (Intent.FACTUAL, 0.4, 0.1, 0.5),
+        (Intent.STATUS, 0.3, 0.5, 0.2),
+        (Intent.COMPARISON, 0.4, 0.2, 0.4),
+        (Intent.TUTORIAL, 0.4, 0.1, 0.5),
+        (Intent.EXPLORATORY, 0.3, 0.2, 0.5),
+        (Intent.NEWS, 0.3, 0.6, 0.1),
+        (Intent.RESOURCE, 0.5, 0.1, 0.4),
+    ],
+)
+def test_intent_weights_are_the_design_table(
+    intent: Intent, keyword: float, freshness: float, authority: float
+) -> None:
+    weights = STRATEGIES[intent].weights
+    assert (weights.keyword, weights.freshness, weights.authority) == (keyword, freshness, authority)
 
 
 @pytest.mark.parametrize(

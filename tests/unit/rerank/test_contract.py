@@ -74,31 +74,31 @@ def reranker(request: pytest.FixtureRequest) -> Reranker:
 
 async def test_input_is_never_mutated(reranker: Reranker) -> None:
     before = [item.model_dump() for item in ITEMS]
-    ranked = await reranker.rerank("raft consensus", ITEMS)
+    ranked = await reranker.arerank("raft consensus", ITEMS)
     assert [item.model_dump() for item in ITEMS] == before
     assert all(out is not original for out in ranked for original in ITEMS)
 
 
 async def test_every_item_is_kept_with_a_rerank_score(reranker: Reranker) -> None:
-    ranked = await reranker.rerank("raft consensus", ITEMS)
+    ranked = await reranker.arerank("raft consensus", ITEMS)
     assert sorted(i.key for i in ranked) == sorted(i.key for i in ITEMS)
     assert all(isinstance(i.metadata["rerank_score"], float) for i in ranked)
 
 
 async def test_top_n_cuts_after_ranking(reranker: Reranker) -> None:
-    full = await reranker.rerank("raft consensus", ITEMS)
-    cut = await reranker.rerank("raft consensus", ITEMS, top_n=2)
+    full = await reranker.arerank("raft consensus", ITEMS)
+    cut = await reranker.arerank("raft consensus", ITEMS, top_n=2)
     assert [i.key for i in cut] == [i.key for i in full[:2]]
 
 
 @pytest.mark.parametrize("top_n", [0, -3])
 async def test_top_n_below_one_is_refused(reranker: Reranker, top_n: int) -> None:
     with pytest.raises(ValueError, match="top_n"):
-        await reranker.rerank("raft", ITEMS, top_n=top_n)
+        await reranker.arerank("raft", ITEMS, top_n=top_n)
 
 
 async def test_no_items_gives_no_items(reranker: Reranker) -> None:
-    assert await reranker.rerank("raft", []) == []
+    assert await reranker.arerank("raft", []) == []
 
 
 def test_all_satisfy_the_protocol(reranker: Reranker) -> None:
@@ -109,5 +109,5 @@ def test_all_satisfy_the_protocol(reranker: Reranker) -> None:
 async def test_empty_or_unsupported_query_still_ranks_everything(
     reranker: Reranker, query: str
 ) -> None:
-    ranked = await reranker.rerank(query, ITEMS)
+    ranked = await reranker.arerank(query, ITEMS)
     assert sorted(i.key for i in ranked) == sorted(i.key for i in ITEMS)

@@ -83,7 +83,7 @@ async def test_agent_reranker_calls_the_agent_with_the_payload() -> None:
         return {"order": ["ref_002"]}
 
     reranker = DelegateReranker("llm", SearchConfig(), Delegates({"llm": agent}))
-    ranked = await reranker.rerank("query", ITEMS, top_n=2)
+    ranked = await reranker.arerank("query", ITEMS, top_n=2)
     assert ids(ranked) == ["2", "1"]
     assert seen[0]["query"] == "query" and len(seen[0]["items"]) == 4
     assert len(seen[0]["items"][0]["content"]) == 50
@@ -97,5 +97,5 @@ async def test_mcp_reranker_goes_through_delegates() -> None:
 
     delegates = FakeMCP()
     reranker = DelegateReranker("mcp:rank.rerank", SearchConfig(), delegates)
-    assert ids(await reranker.rerank("q", ITEMS)) == ["4", "3", "1", "2"]
+    assert ids(await reranker.arerank("q", ITEMS)) == ["4", "3", "1", "2"]
     assert delegates.uses == "mcp:rank.rerank"

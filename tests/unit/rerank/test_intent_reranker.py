@@ -33,7 +33,7 @@ async def test_resource_query_puts_github_first() -> None:
         web("https://medium.com/@x/fastapi", "FastAPI"),
         web("https://github.com/fastapi/fastapi", "FastAPI"),
     ]
-    ranked = await reranker().rerank("FastAPI GitHub", items)
+    ranked = await reranker().arerank("FastAPI GitHub", items)
     assert [i.url for i in ranked] == [
         "https://github.com/fastapi/fastapi",
         "https://medium.com/@x/fastapi",
@@ -48,7 +48,7 @@ async def test_news_query_prefers_the_recent_page() -> None:
         web("https://reuters.com/old", "Rust compiler news", date="2024-01-01T00:00:00Z"),
         web("https://example.org/new", "Rust compiler news", date="2026-05-31T09:00:00Z"),
     ]
-    ranked = await reranker().rerank("Rust compiler news", items)
+    ranked = await reranker().arerank("Rust compiler news", items)
     assert ranked[0].url == "https://example.org/new"
 
 
@@ -57,20 +57,20 @@ async def test_factual_query_prefers_keyword_coverage_over_recency() -> None:
         web("https://example.org/a", "Tokio runtime", date="2026-05-31T00:00:00Z"),
         web("https://example.org/b", "What a vector database is", "vector database explained"),
     ]
-    ranked = await reranker().rerank("what is a vector database", items)
+    ranked = await reranker().arerank("what is a vector database", items)
     assert ranked[0].url == "https://example.org/b"
     assert ranked[0].metadata["rerank_signals"]["keyword"] == 1.0
 
 
 async def test_hand_checked_score() -> None:
-    """Factual weights 0.6/0.1/0.3; 'vector' found (df 1), 'database' not (df 0); undated; unknown domain."""
+    """Factual weights 0.4/0.1/0.5; 'vector' found (df 1), 'database' not (df 0); undated; unknown domain."""
     item = web("https://unknown.example/x", "vector basics")
-    ranked = await reranker().rerank("what is a vector database", [item])
+    ranked = await reranker().arerank("what is a vector database", [item])
     found, missing = math.log(1 + 1 / 2), math.log(1 + 1 / 1)
     keyword = found / (found + missing)
     assert ranked[0].metadata["rerank_signals"]["keyword"] == pytest.approx(keyword, abs=1e-6)
     assert ranked[0].metadata["rerank_score"] == pytest.approx(
-        0.6 * keyword + 0.1 * 0.5 + 0.3 * 0.4
+        0.4 * keyword + 0.1 * 0.5 + 0.5 * 0.4
     )
 
 
@@ -97,7 +97,7 @@ async def test_configured_weights_override_the_intent() -> None:
         weights={Intent.FACTUAL: {"keyword": 0, "freshness": 0, "authority": 1}}
     )
     items = [web("https://someblog.net/v", "vector database"), web("https://github.com/v", "other")]
-    ranked = await reranker(config).rerank("what is a vector database", items)
+    ranked = await reranker(config).arerank("what is a vector database", items)
     assert ranked[0].url == "https://github.com/v"
 
 
@@ -127,13 +127,13 @@ def test_builtin_tiers() -> None:
 
 
 async def test_synonyms_count_as_keyword_matches() -> None:
-    ranked = await reranker().rerank("k8s ingress", [web("https://e.org/x", "Kubernetes ingress")])
+    ranked = await reranker().arerank("k8s ingress", [web("https://e.org/x", "Kubernetes ingress")])
     assert ranked[0].metadata["rerank_signals"]["keyword"] == 1.0
 
 
 async def test_chinese_query_keyword_match() -> None:
     items = [web("https://e.org/a", "Python 入门"), web("https://e.org/b", "Kubernetes 部署 教程")]
-    ranked = await reranker().rerank("Kubernetes 部署 教程", items)
+    ranked = await reranker().arerank("Kubernetes 部署 教程", items)
     assert ranked[0].url == "https://e.org/b"
 
 
@@ -170,7 +170,7 @@ def test_freshness_halves_per_half_life_and_undated_is_half() -> None:
 async def test_user_synonyms_reach_the_keyword_match() -> None:
     config = SearchConfig.load(profile={"keyword": {"synonyms": {"tfm": "Terraform"}}})
     item = web("https://e.org/x", "Terraform modules")
-    ranked = await IntentReranker.from_config(config).rerank("tfm modules", [item])
+    ranked = await IntentReranker.from_config(config).arerank("tfm modules", [item])
     assert ranked[0].metadata["rerank_signals"]["keyword"] == 1.0
-    plain = await reranker().rerank("tfm modules", [item])
+    plain = await reranker().arerank("tfm modules", [item])
     assert plain[0].metadata["rerank_signals"]["keyword"] < 1.0

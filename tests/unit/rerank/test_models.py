@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from unified_search.errors import ErrorCode, SearchError
+from unified_search._optional import MissingDependencyError
+from unified_search.errors import ErrorCode, SearchError, as_search_error
 from unified_search.rerank.config import CrossEncoderConfig
 from unified_search.rerank.cross_encoder import CrossEncoderReranker, OnnxCrossEncoder, load_scorer
 from unified_search.rerank.embedding import EmbeddingReranker, cosine
@@ -38,7 +39,7 @@ def test_cosine() -> None:
 
 
 async def test_embedding_orders_by_similarity() -> None:
-    ranked = await EmbeddingReranker(bag_of_words).rerank("raft leader election consensus", DOCS)
+    ranked = await EmbeddingReranker(bag_of_words).arerank("raft leader election consensus", DOCS)
     assert [i.document_id for i in ranked] == ["2", "3", "1"]
     assert ranked[0].metadata["rerank_score"] > ranked[1].metadata["rerank_score"] > 0.0
     assert ranked[2].metadata["rerank_score"] == 0.0
@@ -46,7 +47,7 @@ async def test_embedding_orders_by_similarity() -> None:
 
 async def test_embedding_with_wrong_vector_count_fails_clearly() -> None:
     with pytest.raises(SearchError) as info:
-        await EmbeddingReranker(lambda texts: [[1.0]]).rerank("q", DOCS)
+        await EmbeddingReranker(lambda texts: [[1.0]]).arerank("q", DOCS)
     assert info.value.code is ErrorCode.PROVIDER_ERROR
 
 
@@ -55,7 +56,7 @@ async def test_embedding_with_wrong_vector_count_fails_clearly() -> None:
     reason="the knowledge base's embedding module is not in this tree",
 )
 async def test_embedding_with_the_default_offline_model() -> None:
-    ranked = await EmbeddingReranker().rerank("how are leaders elected in a cluster", DOCS)
+    ranked = await EmbeddingReranker().arerank("how are leaders elected in a cluster", DOCS)
     assert ranked[0].document_id == "2"
     assert ranked[-1].document_id == "1"
 
@@ -72,19 +73,19 @@ async def test_cross_encoder_orders_by_pair_score_in_batches() -> None:
         return overlap(pairs)
 
     reranker = CrossEncoderReranker(scorer, CrossEncoderConfig(batch_size=2))
-    ranked = await reranker.rerank("consensus with leader acceptors", DOCS)
+    ranked = await reranker.arerank("consensus with leader acceptors", DOCS)
     assert [i.document_id for i in ranked] == ["3", "2", "1"]
     assert batches == [2, 1]
 
 
 async def test_cross_encoder_short_scorer_answer_is_an_error() -> None:
     with pytest.raises(ValueError, match="scores for 3 items"):
-        await CrossEncoderReranker(lambda pairs: [1.0]).rerank("q", DOCS)
+        await CrossEncoderReranker(lambda pairs: [1.0]).arerank("q", DOCS)
 
 
 async def test_no_model_configured_says_what_to_do() -> None:
     with pytest.raises(SearchError) as info:
-        await CrossEncoderReranker().rerank("q", DOCS)
+        await CrossEncoderReranker().arerank("q", DOCS)
     assert info.value.code is ErrorCode.UNSUPPORTED
     assert "rerank.cross_encoder.model" in info.value.message
     assert 'pip install "unified-search[rerank]"' in info.value.message
@@ -95,10 +96,12 @@ async def test_no_model_configured_says_what_to_do() -> None:
     reason="sentence-transformers is installed, so the missing-package message cannot show",
 )
 def test_missing_sentence_transformers_names_the_install() -> None:
-    with pytest.raises(SearchError) as info:
+    with pytest.raises(MissingDependencyError) as info:
         load_scorer(CrossEncoderConfig(model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
-    assert "sentence-transformers" in info.value.message
-    assert 'pip install "unified-search[rerank]"' in info.value.message
+    assert str(info.value).endswith(
+        'needs sentence_transformers: pip install "unified-search[rerank]"'
+    )
+    assert as_search_error(info.value).code is ErrorCode.UNSUPPORTED  # inside a search
 
 
 def test_missing_onnx_file_is_named(tmp_path: object) -> None:

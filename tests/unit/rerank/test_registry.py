@@ -56,7 +56,7 @@ async def test_failing_reranker_falls_back_with_a_warning(caplog: pytest.LogCapt
     """Cohere without a key fails; the weighted order is returned and the reason logged."""
     reranker = get_reranker("cohere", SearchConfig(), Delegates())
     with caplog.at_level(logging.WARNING):
-        ranked = await reranker.rerank("q", ITEMS)
+        ranked = await reranker.arerank("q", ITEMS)
     assert [i.document_id for i in ranked] == ["high", "low"]
     assert "reranker 'cohere' failed" in caplog.text and "NO_API_KEY" in caplog.text
 
@@ -65,7 +65,7 @@ async def test_failing_reranker_falls_back_with_a_warning(caplog: pytest.LogCapt
 async def test_agent_bad_output_falls_back(answer: Any, caplog: pytest.LogCaptureFixture) -> None:
     reranker = get_reranker("llm", SearchConfig(), Delegates({"llm": lambda p: answer}))
     with caplog.at_level(logging.WARNING):
-        ranked = await reranker.rerank("q", ITEMS, top_n=1)
+        ranked = await reranker.arerank("q", ITEMS, top_n=1)
     assert [i.document_id for i in ranked] == ["high"]
     assert "reranker 'llm' failed" in caplog.text
 
@@ -76,11 +76,11 @@ async def test_agent_exception_falls_back(caplog: pytest.LogCaptureFixture) -> N
 
     reranker = get_reranker("llm", SearchConfig(), Delegates({"llm": explode}))
     with caplog.at_level(logging.WARNING):
-        assert [i.document_id for i in await reranker.rerank("q", ITEMS)] == ["high", "low"]
+        assert [i.document_id for i in await reranker.arerank("q", ITEMS)] == ["high", "low"]
     assert "context length exceeded" in caplog.text
 
 
 async def test_fallback_still_refuses_bad_top_n() -> None:
     reranker = get_reranker("cross_encoder", SearchConfig(), Delegates())
     with pytest.raises(ValueError, match="top_n"):
-        await reranker.rerank("q", ITEMS, top_n=0)
+        await reranker.arerank("q", ITEMS, top_n=0)

@@ -67,7 +67,7 @@ async def test_success_orders_items_and_keeps_the_unranked(
     monkeypatch.setenv(f"{provider.upper()}_API_KEY", "secret-key")
     case = fixture(name)
     seen: list[httpx.Request] = []
-    ranked = await reranker(provider, case, seen).rerank(
+    ranked = await reranker(provider, case, seen).arerank(
         case["request"]["params_or_json"]["query"], items_of(case)
     )
     assert [i.document_id for i in ranked] == order
@@ -96,7 +96,7 @@ async def test_errors_map_to_codes_with_the_provider_message(
     monkeypatch.setenv(f"{provider.upper()}_API_KEY", "secret-key")
     case = fixture(name)
     with pytest.raises(SearchError) as info:
-        await reranker(provider, case, []).rerank("q", items_of(case))
+        await reranker(provider, case, []).arerank("q", items_of(case))
     assert info.value.code is code
     assert info.value.provider == provider
     message = case["response"].get("message") or case["response"].get("detail")
@@ -108,7 +108,7 @@ async def test_missing_key_is_no_api_key_without_a_request() -> None:
     seen: list[httpx.Request] = []
     case = fixture("cohere_rerank_success")
     with pytest.raises(SearchError) as info:
-        await reranker("cohere", case, seen).rerank("q", items_of(case))
+        await reranker("cohere", case, seen).arerank("q", items_of(case))
     assert info.value.code is ErrorCode.NO_API_KEY
     assert "COHERE_API_KEY" in info.value.message
     assert seen == []
@@ -129,7 +129,7 @@ async def test_other_failures(
     transport = httpx.MockTransport(lambda request: httpx.Response(status, json=body))
     remote = RemoteReranker("jina", SearchConfig().rerank.jina, http=no_wait_client(transport))
     with pytest.raises(SearchError) as info:
-        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+        await remote.arerank("q", [ResultItem(type="kb", content="a")])
     assert info.value.code is code
 
 
@@ -143,7 +143,7 @@ async def test_network_failure_and_retry_after(monkeypatch: pytest.MonkeyPatch) 
         "cohere", SearchConfig().rerank.cohere, transport=httpx.MockTransport(down)
     )
     with pytest.raises(SearchError) as info:
-        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+        await remote.arerank("q", [ResultItem(type="kb", content="a")])
     assert info.value.code is ErrorCode.NETWORK_ERROR
     limited = httpx.MockTransport(
         lambda r: httpx.Response(429, json={"message": "slow"}, headers={"Retry-After": "7"})
@@ -151,7 +151,7 @@ async def test_network_failure_and_retry_after(monkeypatch: pytest.MonkeyPatch) 
     http = no_wait_client(limited)
     remote = RemoteReranker("cohere", SearchConfig().rerank.cohere, http=http)
     with pytest.raises(SearchError) as info:
-        await remote.rerank("q", [ResultItem(type="kb", content="a")])
+        await remote.arerank("q", [ResultItem(type="kb", content="a")])
     assert info.value.retry_after == 7.0 and info.value.retryable
     await http.aclose()
 
@@ -166,7 +166,7 @@ async def test_a_shared_client_serves_the_reranker_with_the_api_timeout(
     http = no_wait_client(replay(case, seen))
     config = SearchConfig.load(profile={"rerank": {"cohere": {"timeout": 12.5}}})
     remote = RemoteReranker.from_config("cohere", config, http=http)
-    ranked = await remote.rerank("q", items_of(case))
+    ranked = await remote.arerank("q", items_of(case))
     await http.aclose()
     assert len(ranked) == 5 and seen[0].extensions["timeout"]["read"] == 12.5
 

@@ -90,20 +90,20 @@ def test_empty_lists() -> None:
 async def test_reranker_fuses_lists_and_keeps_every_candidate() -> None:
     a, b, c, lone = page("a"), page("b"), page("c"), page("lone")
     candidates = [a, b, c, lone]
-    ranked = await RRFReranker().rerank("q", candidates, lists=[[c, b], [b, a]])
+    ranked = await RRFReranker().arerank("q", candidates, lists=[[c, b], [b, a]])
     assert titles(ranked) == ["b", "c", "a", "lone"]
     assert ranked[-1].metadata["rerank_score"] == 0.0
 
 
 async def test_reranker_without_lists_keeps_candidate_order() -> None:
     items = [page("x", score=0.1), page("y", score=0.9)]
-    assert titles(await RRFReranker().rerank("q", items)) == ["x", "y"]
+    assert titles(await RRFReranker().arerank("q", items)) == ["x", "y"]
 
 
 async def test_reranker_uses_item_weights_as_list_weights() -> None:
     """A list whose items carry a low trust weight counts less."""
     user, auto = page("user", weight=1.0), page("auto", weight=0.6)
-    ranked = await RRFReranker().rerank("q", [auto, user], lists=[[auto], [user]])
+    ranked = await RRFReranker().arerank("q", [auto, user], lists=[[auto], [user]])
     assert titles(ranked) == ["user", "auto"]
 
 
@@ -111,11 +111,11 @@ async def test_reranker_uses_configured_k_and_weights() -> None:
     config = SearchConfig.load(profile={"rerank": {"rrf_k": 1, "rrf_weights": [1.0, 3.0]}})
     reranker = RRFReranker.from_config(config)
     a, b = page("a"), page("b")
-    ranked = await reranker.rerank("q", [a, b], lists=[[a], [b]])
+    ranked = await reranker.arerank("q", [a, b], lists=[[a], [b]])
     assert titles(ranked) == ["b", "a"]
     assert ranked[0].metadata["rerank_score"] == pytest.approx(3 / 2)
 
 
 async def test_reranker_top_n() -> None:
     items = [page(n) for n in "abc"]
-    assert titles(await RRFReranker().rerank("q", items, top_n=2)) == ["a", "b"]
+    assert titles(await RRFReranker().arerank("q", items, top_n=2)) == ["a", "b"]

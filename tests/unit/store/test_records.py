@@ -33,7 +33,7 @@ class DocsHandler:
     def __init__(self, answers: Mapping[str, list[str] | None]) -> None:
         self.answers = answers
 
-    async def search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         docs = self.answers[request.query]
         if docs is None:
             raise SearchError(ErrorCode.PROVIDER_ERROR, "index offline", provider="kb")

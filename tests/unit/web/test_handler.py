@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -45,7 +47,7 @@ async def run(
     delegates: Delegates | None = None,
 ) -> Any:
     try:
-        return await handler.search(
+        return await handler.asearch(
             request or SearchRequest(query="heat pumps"), kit.context(config, delegates)
         )
     finally:
@@ -204,11 +206,11 @@ async def test_cache_hit_sends_nothing_and_errors_are_not_cached(
     handler = make_handler(config, cache=MemoryCache(ttl=60, max_entries=10))
     ctx = kit.context(config)
     with pytest.raises(SearchError):
-        await handler.search(SearchRequest(query="Heat Pumps"), ctx)
-    first = await handler.search(SearchRequest(query="Heat Pumps"), ctx)
-    second = await handler.search(SearchRequest(query="  heat   pumps "), ctx)
+        await handler.asearch(SearchRequest(query="Heat Pumps"), ctx)
+    first = await handler.asearch(SearchRequest(query="Heat Pumps"), ctx)
+    second = await handler.asearch(SearchRequest(query="  heat   pumps "), ctx)
     other = SearchRequest(query="heat pumps", time_range="day")
-    await handler.search(other, ctx)
+    await handler.asearch(other, ctx)
     await handler.aclose()
     assert first.items == second.items and len(first.items) == 4
     assert len(api.requests) == 5  # 3 failed attempts, 1 success, 1 for the different time range
@@ -225,7 +227,7 @@ async def test_keywords_from_the_keyword_agent_are_sent_and_recorded(
 
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "kw"}})
-    request = SearchRequest(query="how do heat pumps work in the cold?")
+    request = SearchRequest(query="how do heat pumps work in the cold?", source="auto")
     result = await run(make_handler(config), kit, config, request, Delegates({"kw": extract}))
     assert result.keywords == ["heat", "pumps", "cold"]
     assert seen[0]["query"] == request.query
@@ -238,7 +240,7 @@ async def test_builtin_keyword_extractor_drops_question_words(
 ) -> None:
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "builtin"}})
-    request = SearchRequest(query="how do heat pumps work in cold climates?")
+    request = SearchRequest(query="how do heat pumps work in cold climates?", source="auto")
     result = await run(make_handler(config), kit, config, request)
     assert {"heat", "pumps", "cold"} <= set(result.keywords)
     assert "how" not in result.keywords
@@ -251,7 +253,7 @@ async def test_keywords_are_skipped_when_the_request_says_so(
 ) -> None:
     api.on(TAVILY, kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"]).merged({"uses": {"keyword": "kw"}})
-    request = SearchRequest(query="raw query", use_keywords=False)
+    request = SearchRequest(query="raw query", use_keywords=False, source="auto")
     result = await run(
         make_handler(config), kit, config, request, Delegates({"kw": lambda p: ["x"]})
     )
@@ -280,9 +282,10 @@ async def test_agent_mode_validates_what_the_agent_returns(
         }
 
     config = kit.web_config([]).merged({"uses": {"web": "planner"}})
-    request = SearchRequest(query="q", limit=5, sites=["a.org"], time_range="week")
+    request = SearchRequest(query="q", limit=5, sites=["a.org", "b.org"], time_range="week")
     result = await run(make_handler(config), kit, config, request, Delegates({"planner": agent}))
-    assert received == [{"query": "q", "limit": 5, "sites": ["a.org"], "time_range": "week"}]
+    sites = ["a.org", "b.org"]
+    assert received == [{"query": "q", "limit": 5, "sites": sites, "time_range": "week"}]
     assert [i.url for i in result.items] == ["https://a.org/x", "https://b.org/"]
     assert result.items[0].score == 1.0 and result.items[0].metadata["source"] == "planner"
     assert result.items[1].metadata["providers"] == ["planner"]
@@ -345,3 +348,66 @@ async def test_from_config_builds_the_configured_cache(kit: Any) -> None:
     off = WebHandler.from_config(kit.web_config(["tavily"], cache={"enabled": False}))
     assert off.cache is None
     await off.aclose()
+
+
+@pytest.mark.parametrize(
+    ("sites", "exclude", "kept"),
+    [
+        (["a.org"], [], ["https://a.org/x", "https://docs.a.org/y"]),
+        ([], ["a.org"], ["https://b.org/", "https://notb.org/"]),
+        (["b.org"], ["docs.a.org"], ["https://b.org/"]),
+    ],
+)
+async def test_results_outside_the_sites_asked_are_dropped(
+    kit: Any, make_handler: Any, sites: list[str], exclude: list[str], kept: list[str]
+) -> None:
+    """Providers and agents take sites as a hint; the handler makes the restriction hold."""
+    urls = ["https://a.org/x", "https://b.org/", "https://docs.a.org/y", "https://notb.org/"]
+
+    async def agent(payload: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"title": url, "url": url, "content": "text"} for url in urls]
+
+    config = kit.web_config([]).merged({"uses": {"web": "planner"}})
+    lines: list[str] = []
+
+    async def log(level: Any, message: str) -> None:
+        lines.append(message)
+
+    ctx = replace(kit.context(config, Delegates({"planner": agent})), log=log)
+    request = SearchRequest(query="q", sites=sites, exclude_sites=exclude)
+    handler = make_handler(config)
+    result = await handler.asearch(request, ctx)
+    await handler.aclose()
+    assert [item.url for item in result.items] == kept
+    assert f"dropped {len(urls) - len(kept)} result(s) outside the sites or dates asked" in lines
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept"),
+    [
+        ({"time_range": "week"}, ["undated", "2026-07-08"]),
+        ({"time_range": "year"}, ["undated", "2026-07-08", "2026-05-01"]),
+        ({"start_date": "2026-05-01", "end_date": "2026-06-30"}, ["undated", "2026-05-01"]),
+    ],
+)
+async def test_results_outside_the_dates_asked_are_dropped(
+    kit: Any, make_handler: Any, asked: dict[str, str], kept: list[str]
+) -> None:
+    """A page dated outside the range goes, whatever the provider did; an undated one stays."""
+    dates = ["2026-07-08", "2026-05-01", "2024-01-01"]
+
+    async def agent(payload: dict[str, Any]) -> list[ResultItem]:
+        dated = [
+            ResultItem(
+                type="web", url=f"https://a.org/{d}", title=d, metadata={"published_date": d}
+            )
+            for d in dates
+        ]
+        return [ResultItem(type="web", url="https://a.org/u", title="undated"), *dated]
+
+    config = kit.web_config([]).merged({"uses": {"web": "planner"}})
+    handler = make_handler(config, now=lambda: datetime(2026, 7, 10, tzinfo=UTC))
+    request = SearchRequest(query="q", **asked)
+    result = await handler.asearch(request, kit.context(config, Delegates({"planner": agent})))
+    await handler.aclose()
+    assert [item.title for item in result.items] == kept

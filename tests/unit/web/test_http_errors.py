@@ -28,7 +28,7 @@ async def failing(kit: Any, provider: str, *replies: Any) -> tuple[SearchError, 
     handler = WebHandler(config, transport=api.transport, sleep=_no_sleep, cache=None)
     try:
         with pytest.raises(SearchError) as caught:
-            await handler.search(SearchRequest(query="q"), kit.context(config))
+            await handler.asearch(SearchRequest(query="q"), kit.context(config))
     finally:
         await handler.aclose()
     return caught.value, api
@@ -160,7 +160,7 @@ async def test_429_with_retry_after_is_retried_after_the_asked_wait(
     api.on(kit.HOSTS[provider], limited, ok)
     config = kit.web_config([provider])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert len(result.items) >= 4
     assert sleeps.waits == [3.0]
@@ -198,7 +198,7 @@ async def test_5xx_then_success_backs_off_exponentially(
     )
     config = kit.web_config(["exa"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     assert len(result.items) == 4 and len(sleeps.waits) == 2
     # Full jitter: each wait is drawn below an exponentially growing bound.
     assert 0 <= sleeps.waits[0] <= 0.5 and 0 <= sleeps.waits[1] <= 1.0

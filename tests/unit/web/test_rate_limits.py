@@ -37,7 +37,7 @@ async def test_a_wait_that_is_not_allowed_fails_at_once_with_retry_after(
     config = kit.web_config(["tavily"], **web)
     handler = make_handler(config)
     with pytest.raises(SearchError) as caught:
-        await handler.search(SearchRequest(query="q"), kit.context(config))
+        await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert caught.value.code is ErrorCode.RATE_LIMITED
     assert caught.value.retry_after == float(asked) == caught.value.info().retry_after
@@ -51,7 +51,7 @@ async def test_a_wait_within_the_deadline_is_exactly_the_one_asked(
     api.on(TAVILY, limited("4.5"), kit.replay("tavily_search_success"))
     config = kit.web_config(["tavily"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert len(result.items) == 4 and sleeps.waits == [4.5]
 
@@ -65,7 +65,7 @@ async def test_a_provider_in_backoff_never_holds_the_others(kit: Any, api: Any) 
     config = kit.web_config(["tavily", "brave", "exa"])
     handler = WebHandler(config, transport=api.transport, cache=None)  # real sleeps
     started = time.perf_counter()
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     elapsed = time.perf_counter() - started
     await handler.aclose()
     assert elapsed < 2.5
@@ -91,7 +91,7 @@ async def test_at_the_deadline_the_results_in_hand_return(kit: Any, api: Any) ->
     config = kit.web_config(["tavily", "exa"], deadline=0.5)
     handler = WebHandler(config, transport=httpx.MockTransport(serve), cache=None)
     started = time.perf_counter()
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     elapsed = time.perf_counter() - started
     await handler.aclose()
     assert 0.4 < elapsed < 3
@@ -117,7 +117,7 @@ async def test_requests_per_second_spaces_the_calls_to_one_provider(kit: Any, ap
     handler = WebHandler(config, transport=api.transport, cache=None)
     ctx = kit.context(config)
     started = time.perf_counter()
-    await asyncio.gather(*(handler.search(SearchRequest(query=f"q{n}"), ctx) for n in range(3)))
+    await asyncio.gather(*(handler.asearch(SearchRequest(query=f"q{n}"), ctx) for n in range(3)))
     elapsed = time.perf_counter() - started
     await handler.aclose()
     assert len(api.requests) == 3 and elapsed >= 0.4  # a burst of two, the third half a second on

@@ -44,7 +44,7 @@ def build(api: Any, sleeps: Any, kit: Any, **reader: Any) -> tuple[WebHandler, A
 async def test_direct_fetch_extracts_readable_text(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, html=ARTICLE))
     handler, _ = build(api, sleeps, kit, extractor="builtin")
-    item = await handler.retrieve("https://example.com/raft?utm_source=x#part")
+    item = await handler.aretrieve("https://example.com/raft?utm_source=x#part")
     await handler.aclose()
     assert item.title == "Raft, explained"
     assert item.url == "https://example.com/raft"
@@ -59,7 +59,7 @@ async def test_direct_fetch_extracts_readable_text(api: Any, sleeps: Any, kit: A
 async def test_content_is_truncated_to_max_chars(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, text="word " * 5000))
     handler, _ = build(api, sleeps, kit, max_chars=100)
-    item = await handler.retrieve("https://example.com/long.txt")
+    item = await handler.aretrieve("https://example.com/long.txt")
     await handler.aclose()
     assert len(item.content) == 100 and item.metadata["truncated"] is True
 
@@ -67,7 +67,7 @@ async def test_content_is_truncated_to_max_chars(api: Any, sleeps: Any, kit: Any
 async def test_body_size_is_capped(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, text="a" * 50_000))
     handler, _ = build(api, sleeps, kit, max_bytes=2048, max_chars=100_000)
-    item = await handler.retrieve("https://example.com/huge")
+    item = await handler.aretrieve("https://example.com/huge")
     await handler.aclose()
     assert len(item.content) == 2048 and item.metadata["bytes_truncated"] is True
 
@@ -75,7 +75,7 @@ async def test_body_size_is_capped(api: Any, sleeps: Any, kit: Any) -> None:
 async def test_default_max_chars_is_10000(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, text="b" * 20_000))
     handler, _ = build(api, sleeps, kit)
-    item = await handler.retrieve("https://example.com/")
+    item = await handler.aretrieve("https://example.com/")
     await handler.aclose()
     assert len(item.content) == 10_000
 
@@ -103,7 +103,7 @@ async def test_private_hosts_are_refused_before_any_request(
     DNS.setdefault("localhost.", ["127.0.0.1"])
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve(url)
+        await handler.aretrieve(url)
     await handler.aclose()
     assert caught.value.code is ErrorCode.INVALID_QUERY and "non-public" in caught.value.message
     assert api.requests == []
@@ -115,7 +115,7 @@ async def test_redirect_to_a_private_address_is_refused(api: Any, sleeps: Any, k
     )
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError, match=r"169\.254\.169\.254"):
-        await handler.retrieve("https://example.com/go")
+        await handler.aretrieve("https://example.com/go")
     await handler.aclose()
     assert api.hosts() == ["example.com"]
 
@@ -126,7 +126,7 @@ async def test_public_redirects_are_followed_and_limited(api: Any, sleeps: Any, 
     )
     api.on("news.example.org", httpx.Response(200, html="<title>Final</title><p>ok</p>"))
     handler, _ = build(api, sleeps, kit)
-    item = await handler.retrieve("https://example.com/old")
+    item = await handler.aretrieve("https://example.com/old")
     assert item.url == "https://news.example.org/final" and item.content == "ok"
     loop_api = kit.FakeAPI().on("example.com", httpx.Response(302, headers={"Location": "/again"}))
     looping = WebHandler(
@@ -137,7 +137,7 @@ async def test_public_redirects_are_followed_and_limited(api: Any, sleeps: Any, 
         cache=None,
     )
     with pytest.raises(SearchError, match="redirects"):
-        await looping.retrieve("https://example.com/again")
+        await looping.aretrieve("https://example.com/again")
     await handler.aclose()
     await looping.aclose()
     assert len(loop_api.requests) == 6
@@ -146,7 +146,7 @@ async def test_public_redirects_are_followed_and_limited(api: Any, sleeps: Any, 
 async def test_private_hosts_can_be_allowed_explicitly(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("127.0.0.1", httpx.Response(200, text="local"))
     handler, _ = build(api, sleeps, kit, allow_private_hosts=True)
-    item = await handler.retrieve("http://127.0.0.1:8080/status")
+    item = await handler.aretrieve("http://127.0.0.1:8080/status")
     await handler.aclose()
     assert item.content == "local"
 
@@ -167,7 +167,7 @@ async def test_invalid_urls_are_refused(
 ) -> None:
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError, match=needle) as caught:
-        await handler.retrieve(url)
+        await handler.aretrieve(url)
     await handler.aclose()
     assert caught.value.code is ErrorCode.INVALID_QUERY and api.requests == []
 
@@ -175,7 +175,7 @@ async def test_invalid_urls_are_refused(
 async def test_unresolvable_host_is_a_network_error(api: Any, sleeps: Any, kit: Any) -> None:
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve("https://nowhere.invalid/")
+        await handler.aretrieve("https://nowhere.invalid/")
     await handler.aclose()
     assert caught.value.code is ErrorCode.NETWORK_ERROR
 
@@ -188,9 +188,9 @@ async def test_error_pages_and_binary_content(api: Any, sleeps: Any, kit: Any) -
     )
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError, match="Not Found") as missing:
-        await handler.retrieve("https://example.com/gone")
+        await handler.aretrieve("https://example.com/gone")
     with pytest.raises(SearchError, match="application/pdf") as binary:
-        await handler.retrieve("https://news.example.org/paper.pdf")
+        await handler.aretrieve("https://news.example.org/paper.pdf")
     await handler.aclose()
     assert (
         missing.value.code is ErrorCode.PROVIDER_ERROR
@@ -204,7 +204,7 @@ async def test_jina_reader_returns_its_markdown(
     monkeypatch.setenv("JINA_API_KEY", "jina_secret_1")
     api.on("r.jina.ai", kit.replay("jina_reader_success"))
     handler, _ = build(api, sleeps, kit, jina={"enabled": True})
-    item = await handler.retrieve("https://www.distsys-notes.dev/posts/understanding-raft")
+    item = await handler.aretrieve("https://www.distsys-notes.dev/posts/understanding-raft")
     await handler.aclose()
     (request,) = api.requests
     assert str(request.url) == kit.exchange("jina_reader_success")["request"]["url"]
@@ -219,7 +219,7 @@ async def test_jina_without_key_and_with_a_query_string_posts_the_url(
 ) -> None:
     api.on("r.jina.ai", kit.replay("jina_reader_success"))
     handler, _ = build(api, sleeps, kit, jina={"enabled": True})
-    await handler.retrieve("https://example.com/a?id=3")
+    await handler.aretrieve("https://example.com/a?id=3")
     await handler.aclose()
     (request,) = api.requests
     assert request.method == "POST" and "Authorization" not in request.headers
@@ -240,7 +240,7 @@ async def test_jina_errors(
     api.on("r.jina.ai", kit.replay(fixture))
     handler, _ = build(api, sleeps, kit, jina={"enabled": True})
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve("https://example.com/")
+        await handler.aretrieve("https://example.com/")
     await handler.aclose()
     assert caught.value.code is code and "jina_secret_1" not in str(caught.value)
     if code is ErrorCode.RATE_LIMITED:
@@ -253,7 +253,7 @@ async def test_page_refusals_are_not_reported_as_key_problems(
     api.on("example.com", httpx.Response(403, html="<h1>Forbidden</h1>"))
     handler, _ = build(api, sleeps, kit)
     with pytest.raises(SearchError, match="refused access") as caught:
-        await handler.retrieve("https://example.com/private")
+        await handler.aretrieve("https://example.com/private")
     await handler.aclose()
     assert caught.value.code is ErrorCode.PROVIDER_ERROR and not caught.value.retryable
 
@@ -270,7 +270,7 @@ async def test_jina_error_envelope_with_status_200(api: Any, sleeps: Any, kit: A
     api.on("r.jina.ai", httpx.Response(200, json=body))
     handler, _ = build(api, sleeps, kit, jina={"enabled": True})
     with pytest.raises(SearchError, match="Domain blocked") as caught:
-        await handler.retrieve("https://example.com/")
+        await handler.aretrieve("https://example.com/")
     await handler.aclose()
     assert caught.value.code is ErrorCode.PROVIDER_ERROR and caught.value.provider == "jina"
 
@@ -286,7 +286,7 @@ async def test_jina_quota_is_not_retried(api: Any, sleeps: Any, kit: Any) -> Non
     api.on("r.jina.ai", httpx.Response(402, json=body))
     handler, _ = build(api, sleeps, kit, jina={"enabled": True})
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve("https://example.com/")
+        await handler.aretrieve("https://example.com/")
     await handler.aclose()
     assert caught.value.code is ErrorCode.QUOTA_EXCEEDED and len(api.requests) == 1
 
@@ -294,7 +294,7 @@ async def test_jina_quota_is_not_retried(api: Any, sleeps: Any, kit: Any) -> Non
 def test_retrieve_sync_twin(api: Any, sleeps: Any, kit: Any) -> None:
     api.on("example.com", httpx.Response(200, html="<p>sync</p>"))
     handler, _ = build(api, sleeps, kit)
-    assert handler.retrieve_sync("https://example.com/").content == "sync"
+    assert handler.retrieve("https://example.com/").content == "sync"
 
 
 def test_public_address_classification() -> None:

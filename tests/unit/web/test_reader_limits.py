@@ -58,7 +58,7 @@ async def test_a_gzip_bomb_never_expands_beyond_max_bytes(kit: Any) -> None:
     handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=MiB, max_chars=2 * MiB)
     tracemalloc.start()
     try:
-        item = await handler.retrieve("https://example.com/bomb")
+        item = await handler.aretrieve("https://example.com/bomb")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -81,7 +81,7 @@ async def test_an_endless_page_is_cut_at_max_bytes_as_it_arrives(kit: Any) -> No
         return httpx.Response(200, headers={"Content-Type": "text/plain"}, content=endless())
 
     handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=MiB, max_chars=2 * MiB)
-    item = await handler.retrieve("https://example.com/endless")
+    item = await handler.aretrieve("https://example.com/endless")
     await handler.aclose()
     assert item.metadata["bytes_truncated"] is True and len(item.content) == MiB
     assert sent <= MiB + 64 * 1024
@@ -95,7 +95,7 @@ async def test_an_unknown_content_encoding_is_unsupported(kit: Any) -> None:
 
     handler = handler_for(kit, httpx.MockTransport(serve))
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve("https://example.com/")
+        await handler.aretrieve("https://example.com/")
     await handler.aclose()
     assert caught.value.code is ErrorCode.UNSUPPORTED and "zstd" in caught.value.message
 
@@ -131,7 +131,7 @@ async def test_a_server_sending_one_byte_a_second_times_out_within_the_deadline(
     handler = handler_for(kit, deadline=1.5, allow_private_hosts=True)
     started = time.perf_counter()
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve(trickle)
+        await handler.aretrieve(trickle)
     elapsed = time.perf_counter() - started
     await handler.aclose()
     assert caught.value.code is ErrorCode.TIMEOUT and "1.5 s" in caught.value.message
@@ -174,7 +174,7 @@ async def test_special_purpose_addresses_are_refused(address: str, kit: Any) -> 
     handler = handler_for(kit, httpx.MockTransport(lambda r: httpx.Response(200, text="x")))
     host = f"[{address.split('%')[0]}]" if ":" in address else address
     with pytest.raises(SearchError) as caught:
-        await handler.retrieve(f"http://{host}/")
+        await handler.aretrieve(f"http://{host}/")
     await handler.aclose()
     assert caught.value.code is ErrorCode.INVALID_QUERY
 
@@ -199,8 +199,8 @@ async def test_jina_plain_text_and_markdown_answers_are_content(kit: Any, api: A
     )
     config = kit.web_config([], reader={"jina": {"enabled": True}})
     handler = WebHandler(config, transport=api.transport, cache=None)
-    text = await handler.retrieve("https://www.distsys-notes.dev/posts/understanding-raft")
-    markdown = await handler.retrieve("https://example.com/md")
+    text = await handler.aretrieve("https://www.distsys-notes.dev/posts/understanding-raft")
+    markdown = await handler.aretrieve("https://example.com/md")
     await handler.aclose()
     assert text.title == "Understanding Raft"
     assert text.content.startswith("# Understanding Raft\n\nRaft elects a **leader**")

@@ -100,7 +100,7 @@ async def test_the_reader_through_jina_never_shows_its_key(
     config = kit.web_config([], reader={"jina": {"enabled": True}}, retries=0)
     handler = WebHandler(config, transport=echo(status), cache=None)
     try:
-        item = await handler.retrieve("https://example.com/page")
+        item = await handler.aretrieve("https://example.com/page")
         text = item.model_dump_json()  # a 200 echo is "content": still no key in it
     except SearchError as error:
         text = str(error) + repr(error)
@@ -118,7 +118,7 @@ async def test_rerank_errors_never_show_the_key(
     http = HttpClient(transport=echo(status), sleep=_no_wait)
     reranker = RemoteReranker(provider, section, http=http)
     with pytest.raises(SearchError) as caught:
-        await reranker.rerank("q", [ResultItem(type="kb", content="a")])
+        await reranker.arerank("q", [ResultItem(type="kb", content="a")])
     await http.aclose()
     assert leaked(str(caught.value)) == [] and "<html>" not in caught.value.message
     assert len(caught.value.message) <= 240  # an excerpt of at most 200 characters, and its label

@@ -52,7 +52,7 @@ async def test_identical_cold_searches_make_one_provider_call(kit: Any) -> None:
         config, transport=httpx.MockTransport(server), cache=MemoryCache(ttl=60, max_entries=50)
     )
     results = await asyncio.gather(
-        *(handler.search(SearchRequest(query="heat pumps"), context(config)) for _ in range(5))
+        *(handler.asearch(SearchRequest(query="heat pumps"), context(config)) for _ in range(5))
     )
     await handler.aclose()
     assert server.calls == 1
@@ -65,9 +65,9 @@ async def test_without_a_cache_concurrent_searches_still_share_the_call(kit: Any
     config = kit.web_config(["tavily"], cache={"enabled": False})
     handler = WebHandler(config, transport=httpx.MockTransport(server), cache=None)
     await asyncio.gather(
-        *(handler.search(SearchRequest(query="q"), context(config)) for _ in range(4))
+        *(handler.asearch(SearchRequest(query="q"), context(config)) for _ in range(4))
     )
-    await handler.search(SearchRequest(query="q"), context(config))  # later: called again
+    await handler.asearch(SearchRequest(query="q"), context(config))  # later: called again
     await handler.aclose()
     assert server.calls == 2
 
@@ -79,13 +79,13 @@ async def test_a_failed_call_is_shared_with_its_waiters_but_never_cached(kit: An
     cache = MemoryCache(ttl=60, max_entries=50)
     handler = WebHandler(config, transport=httpx.MockTransport(server), cache=cache)
     outcomes = await asyncio.gather(
-        *(handler.search(SearchRequest(query="q"), context(config)) for _ in range(3)),
+        *(handler.asearch(SearchRequest(query="q"), context(config)) for _ in range(3)),
         return_exceptions=True,
     )
     assert server.calls == 1 and all(isinstance(o, Exception) for o in outcomes)
     assert len(cache) == 0
     server.status = 200
-    result = await handler.search(SearchRequest(query="q"), context(config))
+    result = await handler.asearch(SearchRequest(query="q"), context(config))
     await handler.aclose()
     assert server.calls == 2 and len(result.items) == 4
 
@@ -109,7 +109,7 @@ async def test_processes_sharing_redis_make_one_call(kit: Any, redis_url: str) -
     ]
     try:
         results = await asyncio.gather(
-            *(h.search(SearchRequest(query="shared"), context(config)) for h in handlers)
+            *(h.asearch(SearchRequest(query="shared"), context(config)) for h in handlers)
         )
     finally:
         for handler in handlers:
@@ -159,10 +159,10 @@ async def test_a_hung_redis_is_skipped_and_the_provider_answers(kit: Any, hung_r
     )
     lines: list[str] = []
     started = time.perf_counter()
-    result = await handler.search(SearchRequest(query="q"), context(config, lines))
+    result = await handler.asearch(SearchRequest(query="q"), context(config, lines))
     first = time.perf_counter() - started
     started = time.perf_counter()
-    again = await handler.search(SearchRequest(query="other"), context(config, lines))
+    again = await handler.asearch(SearchRequest(query="other"), context(config, lines))
     second = time.perf_counter() - started
     await handler.aclose()
     assert result.ok and len(result.items) == 4 and result.failures == []
@@ -191,6 +191,6 @@ async def test_a_refused_cache_connection_is_skipped(kit: Any) -> None:
         cache=RedisCache("redis://127.0.0.1:1/0", ttl=60, max_entries=50, timeout=0.3),
     )
     lines: list[str] = []
-    result = await handler.search(SearchRequest(query="q"), context(config, lines))
+    result = await handler.asearch(SearchRequest(query="q"), context(config, lines))
     await handler.aclose()
     assert len(result.items) == 4 and any("web cache skipped" in line for line in lines)

@@ -167,7 +167,7 @@ async def test_options_a_provider_lacks_are_unsupported_and_nothing_is_sent(
     config = kit.web_config([name])
     handler = WebHandler(config, transport=api.transport, cache=None)
     with pytest.raises(SearchError) as through:
-        await handler.search(SearchRequest(query="q", **request_fields), kit.context(config))
+        await handler.asearch(SearchRequest(query="q", **request_fields), kit.context(config))
     await handler.aclose()
     assert through.value.code is ErrorCode.UNSUPPORTED and api.requests == []
 
@@ -178,7 +178,7 @@ async def test_an_unsupported_provider_never_blocks_the_others(
     config = kit.web_config(["tavily", "serper"])
     api.on(kit.HOSTS["serper"], kit.replay("serper_search_success"))
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q", language="en"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q", language="en"), kit.context(config))
     await handler.aclose()
     assert len(result.items) == 5 and [f.provider for f in result.failures] == ["tavily"]
     assert api.hosts() == [kit.HOSTS["serper"]]
@@ -313,7 +313,7 @@ async def test_extras_reach_the_search_result_merged_over_providers(
     config = kit.web_config(["tavily", "serper"])
     handler = make_handler(config)
     request = SearchRequest(query="q", include_answer=True)
-    result = await handler.search(request, kit.context(config))
+    result = await handler.asearch(request, kit.context(config))
     await handler.aclose()
     extras = WebExtras.of(result)
     assert extras.answer and extras.answer.startswith("The 2026 Tour de France")
@@ -333,7 +333,7 @@ async def test_no_extras_leave_the_metadata_alone(
     api.on(kit.HOSTS["exa"], kit.replay("exa_search_success"))
     config = kit.web_config(["exa"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert "extras" not in result.metadata and WebExtras.of(result).is_empty()
 
@@ -348,7 +348,7 @@ async def test_searxng_duplicates_are_merged_before_the_limit(
     api.on(kit.HOSTS["searxng"], kit.replay("searxng_news_success"))
     config = kit.web_config(["searxng"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q", limit=3), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q", limit=3), kit.context(config))
     await handler.aclose()
     urls = [item.url for item in result.items]
     assert len(urls) == 3 and len({u.split("://")[1].rstrip("/") for u in urls}) == 3
@@ -381,7 +381,7 @@ async def test_https_wins_when_providers_disagree_on_the_scheme(
     api.on(kit.HOSTS["exa"], httpx.Response(200, json=secure))
     config = kit.web_config(["tavily", "exa"])
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     (item,) = result.items
     assert item.url == "https://github.com/smol-rs/smol/" and item.title == "Smol"
@@ -402,10 +402,10 @@ async def test_the_provider_is_chosen_from_the_keys_present_tavily_first(
     api.on(kit.HOSTS["tavily"], kit.replay("tavily_search_success"))
     config = SearchConfig()
     handler = make_handler(config)
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     assert {i.metadata["provider"] for i in result.items} == {"brave"}
     monkeypatch.setenv("TAVILY_API_KEY", "tvly-key-123")
-    result = await handler.search(SearchRequest(query="q"), kit.context(config))
+    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
     await handler.aclose()
     assert {i.metadata["provider"] for i in result.items} == {"tavily"}
     assert api.hosts() == [kit.HOSTS["brave"], kit.HOSTS["tavily"]]
