@@ -195,7 +195,7 @@ async def test_a_collection_of_another_index_format_is_refused_with_what_to_do(
         "older", metadata={"embedding_model": "hash-64", **marker}, embedding_function=None
     )
     for attempt in (
-        handler.search(req("BM25", collections=["older"]), ctx),
+        handler.asearch(req("BM25", collections=["older"]), ctx),
         handler.aadd_documents("older", DOCS),
     ):
         with pytest.raises(SearchError) as info:
@@ -205,7 +205,7 @@ async def test_a_collection_of_another_index_format_is_refused_with_what_to_do(
         assert f"indexed in format {found}" in info.value.message
         assert "index its documents again" in info.value.message
     await handler.aadd_documents("newer", DOCS)  # other collections are untouched
-    assert (await handler.search(req("BM25", collections=["newer"]), ctx)).items
+    assert (await handler.asearch(req("BM25", collections=["newer"]), ctx)).items
     await handler.aclose()
 
 
@@ -363,7 +363,7 @@ async def test_an_embedding_with_a_query_form_embeds_queries_that_way(
     handler = KBHandler.from_config(config, embedding=embedding)
     await handler.aadd_documents("notes", DOCS)
     documents = list(embedding.embedded)
-    assert (await handler.search(req("BM25 ranking", collections=["notes"]), ctx)).items
+    assert (await handler.asearch(req("BM25 ranking", collections=["notes"]), ctx)).items
     assert embedding.queries == ["BM25 ranking"]
     assert embedding.embedded[len(documents) :] == ["query BM25 ranking"]
     await handler.aclose()
