@@ -1,15 +1,23 @@
-"""Knowledge-base retrieval quality and speed against LangChain and LlamaIndex peers.
+"""Knowledge-base retrieval quality and indexing speed against LangChain and LlamaIndex peers.
 
-Usage: python benchmarks/kb.py --data PATH [--json OUT] [--cache DIR] [--queries N]
+Usage: python benchmarks/kb.py --data PATH [--data PATH ...] [--split NAME ...] [--json OUT]
+       [--cache DIR] [--queries N] [--skip-peers]
 
-PATH is a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv).
-Every system uses the same embedding model (the default all-MiniLM-L6-v2
-int8). The corpus is embedded once per run and each system reuses those
-vectors (through an embedding function that looks texts up before calling
-the model); ``index_s`` is that shared embedding time plus the system's own
-indexing time. Query embeddings are computed live by every system, so
-``query_ms_p50`` includes them. ``--cache DIR`` keeps corpus vectors on disk
-between runs (off by default). Peers, built as their users would:
+Each PATH is a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/<split>.tsv);
+every split found is evaluated unless ``--split`` names some. One table per dataset
+and split, then each of our pipelines' mean lead (nDCG@10 and recall@100) over the
+best peer of each table.
+
+Every system embeds with all-MiniLM-L6-v2 from the same package: ours computes in
+int8 (the default model), the peers run the bundled graph as shipped (float32
+compute), as a LangChain or LlamaIndex user loading that file would. Each model
+embeds the corpus once per run and the systems reuse those vectors through an
+embedding function that looks texts up first, so index time is reported as
+``embed_s`` (that model's corpus embedding, measured in this run) plus ``rest_s``
+(the system's own indexing: chunking, lexical index, Chroma, side store).
+``--cache DIR`` keeps corpus vectors between runs for exploration; embedding time
+is then not measured (shown as 0). Query embeddings are computed live, so
+``query_ms_p50`` includes them. Peers, built as their users would:
 
 - langchain-chroma-dense: ``langchain_chroma.Chroma(...).as_retriever()`` (dense only);
 - bm25s: BM25 alone (bm25s, Lucene variant, English stop words, Snowball stemming);
@@ -18,6 +26,9 @@ between runs (off by default). Peers, built as their users would:
   ``langchain_community`` is not installed) and the Chroma retriever, weights 0.5/0.5;
 - llamaindex-fusion: ``QueryFusionRetriever(mode="reciprocal_rerank", num_queries=1)``
   over ``llama_index.retrievers.bm25.BM25Retriever`` and a ``VectorStoreIndex`` retriever.
+
+A peer whose package is missing is listed as absent (``pip install -e ".[bench]"``
+installs them all) and the JSON is written all the same.
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from unified_search.config import SearchConfig
 from unified_search.handler import SearchContext
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.ingest import embed_text
-from unified_search.kb.minilm import MiniLMEmbedding
+from unified_search.models.minilm import MiniLMEmbedding
 from unified_search.types import SearchRequest
 
 K_EVAL, K_RECALL = 10, 100
@@ -51,15 +62,26 @@ Ranked = list[str]
 # -- data and metrics ---------------------------------------------------------------------
 
 
-def load(path: Path) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, dict[str, int]]]:
-    corpus = [json.loads(line) for line in (path / "corpus.jsonl").open()]
+Qrels = dict[str, dict[str, int]]
+
+
+def splits_of(path: Path) -> list[str]:
+    return sorted(f.stem for f in (path / "qrels").glob("*.tsv"))
+
+
+def load_corpus(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (path / "corpus.jsonl").open()]
+
+
+def load_split(path: Path, split: str) -> tuple[dict[str, str], Qrels]:
+    """Queries (only those judged in ``split``) and their graded judgments."""
     queries = {q["_id"]: q["text"] for q in map(json.loads, (path / "queries.jsonl").open())}
-    qrels: dict[str, dict[str, int]] = {}
-    for i, line in enumerate((path / "qrels" / "test.tsv").open()):
+    qrels: Qrels = {}
+    for i, line in enumerate((path / "qrels" / f"{split}.tsv").open()):
         qid, did, rel = line.rstrip("\n").split("\t")
         if i and int(rel) > 0:
             qrels.setdefault(qid, {})[did] = int(rel)
-    return corpus, {q: queries[q] for q in qrels}, qrels
+    return {q: queries[q] for q in qrels}, qrels
 
 
 def ndcg(ranked: Ranked, rel: dict[str, int], k: int = K_EVAL) -> float:
@@ -83,9 +105,10 @@ def doc_text(doc: dict[str, Any]) -> str:
 class CachedEmbedding:
     """The default model, answering corpus texts from vectors computed once."""
 
-    def __init__(self, model: MiniLMEmbedding, vectors: dict[str, list[float]]) -> None:
+    def __init__(self, model: Any, vectors: dict[str, list[float]]) -> None:
         self.model, self.vectors, self.name = model, vectors, model.name
-        self.max_tokens, self.token_count = model.max_tokens, model.token_count
+        if hasattr(model, "token_count"):  # the handler's long-query warning, as in real use
+            self.max_tokens, self.token_count = model.max_tokens, model.token_count
 
     def __call__(self, texts: list[str]) -> list[list[float]]:
         missing = [t for t in texts if t not in self.vectors]
@@ -97,25 +120,28 @@ class CachedEmbedding:
         return self(texts)
 
     def embed_query(self, text: str) -> list[float]:
+        if hasattr(self.model, "embed_query"):
+            vector: list[float] = self.model.embed_query(text)
+            return vector
         return self.model([text])[0]
 
 
 def embed_corpus(
-    model: MiniLMEmbedding, corpus: list[dict[str, Any]], cache: Path | None
+    model: Any, corpus: list[dict[str, Any]], cache: Path | None
 ) -> tuple[dict[str, list[float]], float]:
     texts = [doc_text(d) for d in corpus]
     key = hashlib.sha256(("\n".join(texts) + model.name).encode()).hexdigest()[:16]
     file = cache / f"kb-{key}.npy" if cache else None
-    started = time.perf_counter()
     if file and file.exists():
-        matrix = np.load(file)
         print(f"corpus vectors loaded from {file} (embedding time not measured)", file=sys.stderr)
-    else:
-        matrix = model.embed_array(texts)
-        if file:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            np.save(file, matrix)
-    return dict(zip(texts, matrix.tolist(), strict=True)), time.perf_counter() - started
+        return dict(zip(texts, np.load(file).tolist(), strict=True)), 0.0
+    started = time.perf_counter()
+    matrix = np.asarray(model(texts), dtype=np.float32)
+    seconds = time.perf_counter() - started
+    if file:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        np.save(file, matrix)
+    return dict(zip(texts, matrix.tolist(), strict=True)), seconds
 
 
 # -- systems --------------------------------------------------------------------------------
@@ -126,27 +152,43 @@ class System:
         self, name: str, index: Callable[[], Any], search: Callable[[Any, str], Ranked]
     ) -> None:
         self.name, self._index, self._search = name, index, search
+        self.state: Any = None
+        self.rest_s = 0.0
+
+    def build(self) -> Any:
+        if self.state is None:
+            started = time.perf_counter()
+            self.state = self._index()
+            self.rest_s = time.perf_counter() - started
+        return self.state
 
 
-def run_system(
-    system: System, queries: dict[str, str], qrels: dict[str, dict[str, int]], embed_s: float
-) -> dict[str, float]:
-    started = time.perf_counter()
-    state = system._index()
-    index_s = embed_s + time.perf_counter() - started
-    scores, recalls, times = [], [], []
+class Run:
+    """One system on one split: the mean figures and every query's own."""
+
+    def __init__(self, ndcg: dict[str, float], recall: dict[str, float], ms: list[float]) -> None:
+        self.ndcg, self.recall, self.ms = ndcg, recall, ms
+
+    def metrics(self, embed_s: float, rest_s: float) -> dict[str, float]:
+        return {
+            "ndcg@10": statistics.fmean(self.ndcg.values()),
+            "recall@100": statistics.fmean(self.recall.values()),
+            "index_s": embed_s + rest_s,
+            "embed_s": embed_s,
+            "rest_s": rest_s,
+            "query_ms_p50": statistics.median(self.ms),
+        }
+
+
+def run_system(system: System, queries: dict[str, str], qrels: Qrels) -> Run:
+    state = system.build()
+    ndcgs, recalls, times = {}, {}, []
     for qid, text in sorted(queries.items()):
         t0 = time.perf_counter()
         ranked = system._search(state, text)
         times.append((time.perf_counter() - t0) * 1000)
-        scores.append(ndcg(ranked, qrels[qid]))
-        recalls.append(recall(ranked, qrels[qid]))
-    return {
-        "ndcg@10": statistics.fmean(scores),
-        "recall@100": statistics.fmean(recalls),
-        "index_s": index_s,
-        "query_ms_p50": statistics.median(times),
-    }
+        ndcgs[qid], recalls[qid] = ndcg(ranked, qrels[qid]), recall(ranked, qrels[qid])
+    return Run(ndcgs, recalls, times)
 
 
 def dedup(ids: Sequence[str]) -> Ranked:
@@ -163,9 +205,16 @@ class Ours:
         self.corpus, self.embed, self.root = corpus, embed, root
         self.handler: KBHandler | None = None
         self.loop = asyncio.new_event_loop()
+        self.rest_s = 0.0
+
+    def close(self) -> None:
+        if self.handler is not None:
+            self.loop.run_until_complete(self.handler.aclose())
+        self.loop.close()
 
     def index(self) -> KBHandler:
         if self.handler is None:
+            started = time.perf_counter()
             config = SearchConfig.load(profile={"kb": {"data_dir": str(self.root / "ours")}})
             self.handler = KBHandler.from_config(config, embedding=self.embed)
             docs = [
@@ -173,6 +222,7 @@ class Ours:
                 for d in self.corpus
             ]
             self.loop.run_until_complete(self.handler.aadd_documents("bench", docs))
+            self.rest_s = time.perf_counter() - started
         return self.handler
 
     def searcher(self, overrides: dict[str, Any]) -> Callable[[KBHandler, str], Ranked]:
@@ -185,11 +235,13 @@ class Ours:
         return search
 
 
+DEFAULT = "unified-search (default)"
 PIPELINES: dict[str, dict[str, Any]] = {
-    "unified-search (default)": {},
+    DEFAULT: {},
+    "unified-search-min-similarity-0.7": {"min_similarity": 0.7},
     "unified-search-minmax": {"hybrid": {"scale": "minmax"}},
     "unified-search-rrf": {"hybrid": {"fusion": "rrf"}},
-    "unified-search-dense": {"hybrid": {"fusion": "dense"}, "threshold": 0.0},
+    "unified-search-dense": {"hybrid": {"fusion": "dense"}},
     "unified-search-prf": {"hybrid": {"prf_docs": 5}},
 }
 
@@ -386,82 +438,173 @@ def overhead(ours: Ours, queries: list[str], limit: int = 10) -> dict[str, float
     }
 
 
+# -- one dataset ------------------------------------------------------------------------------
+
+PEERS = ("bm25s", "langchain-chroma-dense", "langchain-ensemble", "llamaindex-fusion")
+Table = dict[str, dict[str, Any]]
+
+
+def peer_systems(corpus: list[dict[str, Any]], embed: CachedEmbedding, root: Path) -> list[Any]:
+    """Each peer's System, or its name and why it is absent (its package missing)."""
+    factories: list[tuple[str, Callable[[], System]]] = [
+        ("bm25s", lambda: bm25_peer(corpus)),
+        ("langchain-chroma-dense", lambda: langchain_dense(corpus, embed, root)),
+        ("langchain-ensemble", lambda: langchain_ensemble(corpus, embed, root)),
+        ("llamaindex-fusion", lambda: llamaindex_fusion(corpus, embed)),
+    ]
+    built: list[Any] = []
+    for name, factory in factories:
+        try:
+            built.append(factory())
+        except ImportError as exc:
+            built.append((name, f"absent: {exc}"))
+    return built
+
+
+def evaluate(
+    path: Path,
+    splits: Sequence[str],
+    pipelines: dict[str, dict[str, Any]],
+    *,
+    cache: Path | None = None,
+    peers: bool = True,
+    queries_limit: int = 0,
+) -> tuple[dict[str, Table], dict[str, dict[str, Run]], dict[str, float]]:
+    """Index ``path`` once per system and run every split.
+
+    Returns the tables, every query's figures, and our query overhead over raw Chroma.
+    """
+    corpus = load_corpus(path)
+    ours_model = MiniLMEmbedding()
+    vectors, ours_embed_s = embed_corpus(ours_model, corpus, cache)
+    ours_embed = CachedEmbedding(ours_model, vectors)
+    tables: dict[str, Table] = {s: {} for s in splits}
+    runs: dict[str, dict[str, Run]] = {s: {} for s in splits}
+    with tempfile.TemporaryDirectory(prefix="kb-bench-") as tmp:
+        root = Path(tmp)
+        ours = Ours(corpus, ours_embed, root)
+        systems: list[tuple[System | tuple[str, str], float]] = [
+            (System(name, ours.index, ours.searcher(o)), ours_embed_s)
+            for name, o in pipelines.items()
+        ]
+        if peers:
+            peer_model = MiniLMEmbedding(int8=False)
+            peer_vectors, peer_embed_s = embed_corpus(peer_model, corpus, cache)
+            peer_embed = CachedEmbedding(peer_model, peer_vectors)
+            systems += [
+                (p, 0.0 if getattr(p, "name", "") == "bm25s" else peer_embed_s)
+                for p in peer_systems(corpus, peer_embed, root)
+            ]
+        for split in splits:
+            queries, qrels = load_split(path, split)
+            if queries_limit:
+                queries = dict(sorted(queries.items())[:queries_limit])
+            for system, embed_s in systems:
+                if isinstance(system, tuple):
+                    tables[split][system[0]] = {"absent": system[1]}
+                    continue
+                try:
+                    run = run_system(system, queries, qrels)
+                except ImportError as exc:
+                    tables[split][system.name] = {"absent": f"absent: {exc}"}
+                    continue
+                rest_s = ours.rest_s if system.name in pipelines else system.rest_s
+                runs[split][system.name] = run
+                tables[split][system.name] = run.metrics(embed_s, rest_s)
+                print(f"{path.name}/{split} {system.name}: done", file=sys.stderr)
+        cost = overhead(ours, list(queries.values())[:200])
+        ours.close()
+    return tables, runs, cost
+
+
+def best_peer(table: Table) -> str | None:
+    present = [n for n in PEERS if n in table and "absent" not in table[n]]
+    return max(present, key=lambda n: table[n]["ndcg@10"], default=None)
+
+
+def leads(tables: dict[str, Table], name: str) -> dict[str, float]:
+    """Mean over tables of ``name``'s nDCG@10 and recall@100 minus the best peer's."""
+    gaps: dict[str, list[float]] = {"ndcg@10": [], "recall@100": []}
+    for table in tables.values():
+        peer = best_peer(table)
+        if peer is None or name not in table or "absent" in table[name]:
+            continue
+        for metric, values in gaps.items():
+            values.append(table[name][metric] - table[peer][metric])
+    return {f"lead_{m}": statistics.fmean(v) for m, v in gaps.items() if v}
+
+
 # -- main ---------------------------------------------------------------------------------------
 
 
-def table(systems: dict[str, dict[str, float]], default: str) -> str:
-    base = systems["bm25s"]["ndcg@10"]
+def table(systems: Table, default: str) -> str:
+    peer = best_peer(systems)
     lines = [
-        f"{'system':34} {'ndcg@10':>8} {'recall@100':>10} {'index_s':>8} {'query_ms_p50':>12} {'ndcg/bm25':>9}"
+        f"{'system':30} {'ndcg@10':>8} {'recall@100':>10} {'embed_s':>8} {'rest_s':>7} "
+        f"{'index_s':>8} {'query_ms':>8}"
     ]
-    for name, m in sorted(systems.items(), key=lambda kv: -kv[1]["ndcg@10"]):
-        mark = " *" if name == default else ""
+    present = {n: m for n, m in systems.items() if "absent" not in m}
+    for name, m in sorted(present.items(), key=lambda kv: -kv[1]["ndcg@10"]):
+        mark = " *" if name == default else " †" if name == peer else ""
         lines.append(
-            f"{name + mark:34} {m['ndcg@10']:8.4f} {m['recall@100']:10.4f} {m['index_s']:8.1f} "
-            f"{m['query_ms_p50']:12.1f} {m['ndcg@10'] / base:9.3f}"
+            f"{name + mark:30} {m['ndcg@10']:8.4f} {m['recall@100']:10.4f} {m['embed_s']:8.1f} "
+            f"{m['rest_s']:7.1f} {m['index_s']:8.1f} {m['query_ms_p50']:8.1f}"
         )
+    lines += [f"{name:30} {m['absent']}" for name, m in systems.items() if "absent" in m]
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="BEIR dataset folder")
+    parser.add_argument("--data", type=Path, action="append", required=True, help="BEIR folder")
+    parser.add_argument("--split", action="append", help="qrels split(s); default: every one")
     parser.add_argument("--json", type=Path, help="write {systems: {name: metrics}} here")
     parser.add_argument("--cache", type=Path, help="keep corpus vectors here between runs")
-    parser.add_argument("--queries", type=int, default=0, help="use only the first N test queries")
+    parser.add_argument("--queries", type=int, default=0, help="use only the first N queries")
     parser.add_argument("--skip-peers", action="store_true", help="run our pipelines only")
     args = parser.parse_args(argv)
-    corpus, queries, qrels = load(args.data)
-    if args.queries:
-        queries = dict(sorted(queries.items())[: args.queries])
-    model = MiniLMEmbedding()
-    vectors, embed_s = embed_corpus(model, corpus, args.cache)
-    embed = CachedEmbedding(model, vectors)
-    results: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory(prefix="kb-bench-") as tmp:
-        root = Path(tmp)
-        ours = Ours(corpus, embed, root)
-        for name, overrides in PIPELINES.items():
-            system = System(name, ours.index, ours.searcher(overrides))
-            results[name] = run_system(system, queries, qrels, embed_s)
-            # The variants share the default's index; they differ only at query time.
-            results[name]["index_s"] = results[next(iter(PIPELINES))]["index_s"]
-            print(f"{name}: done", file=sys.stderr)
-        peers = (
-            []
-            if args.skip_peers
-            else [
-                bm25_peer(corpus),
-                langchain_dense(corpus, embed, root),
-                langchain_ensemble(corpus, embed, root),
-                llamaindex_fusion(corpus, embed),
-            ]
-        )
-        if args.skip_peers:
-            peers = [bm25_peer(corpus)]
-        for system in peers:
-            results[system.name] = run_system(
-                system, queries, qrels, 0.0 if system.name == "bm25s" else embed_s
-            )
-            print(f"{system.name}: done", file=sys.stderr)
-        cost = overhead(ours, list(queries.values()))
-        ours.loop.run_until_complete(ours.handler.aclose() if ours.handler else asyncio.sleep(0))
     default = next(iter(PIPELINES))
-    print(
-        f"dataset {args.data} · {len(corpus)} documents · {len(queries)} queries · "
-        f"embedding {model.name} · corpus embedded in {embed_s:.1f}s"
-    )
-    print(table(results, default))
-    print(
-        f"* default pipeline. Query latency vs raw Chroma collection.query, top-10, p50, query "
-        f"embedding included: {cost['unified_search_ms_p50']:.1f} ms vs "
-        f"{cost['raw_chroma_ms_p50']:.1f} ms = {cost['overhead']:+.1%}; with every dense "
-        f"search sent to Chroma (exact_limit 0): {cost['unified_search_via_chroma_ms_p50']:.1f} ms "
-        f"= {cost['overhead_via_chroma']:+.1%}"
-    )
+    tables: dict[str, Table] = {}
+    costs: dict[str, dict[str, float]] = {}
+    for path in args.data:
+        splits = [s for s in (args.split or splits_of(path)) if s in splits_of(path)]
+        found, _, costs[path.name] = evaluate(
+            path,
+            splits,
+            PIPELINES,
+            cache=args.cache,
+            peers=not args.skip_peers,
+            queries_limit=args.queries,
+        )
+        tables.update({f"{path.name}/{split}": t for split, t in found.items()})
+    for key, systems in tables.items():
+        print(f"\n{key} · * default · † best peer (by nDCG@10)")
+        print(table(systems, default))
+    print("\nmean lead over the best peer of each table (nDCG@10, recall@100):")
+    summary = {name: leads(tables, name) for name in PIPELINES}
+    for name, lead in summary.items():
+        if lead:
+            print(f"{name:30} {lead['lead_ndcg@10']:+8.4f} {lead['lead_recall@100']:+8.4f}")
+    for name, cost in costs.items():
+        print(
+            f"{name}: our KB query vs raw Chroma collection.query, top-10, p50, query embedding "
+            f"included: {cost['unified_search_ms_p50']:.1f} ms vs {cost['raw_chroma_ms_p50']:.1f} "
+            f"ms = {cost['overhead']:+.1%}; every dense search sent to Chroma: "
+            f"{cost['unified_search_via_chroma_ms_p50']:.1f} ms = {cost['overhead_via_chroma']:+.1%}"
+        )
     if args.json:
+        systems: dict[str, dict[str, Any]] = {}
+        for key, found in tables.items():
+            for name, metrics in found.items():
+                for metric, value in metrics.items():
+                    systems.setdefault(name, {})[f"{key} {metric}"] = value
+        for name, lead in summary.items():
+            systems.setdefault(name, {}).update(lead)
         args.json.write_text(
-            json.dumps({"systems": results, "overhead": cost, "default": default}, indent=2)
+            json.dumps(
+                {"systems": systems, "tables": tables, "overhead": costs, "default": default},
+                indent=2,
+            )
         )
     return 0
 

@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from langchain_classic.retrievers import EnsembleRetriever
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
@@ -92,7 +91,12 @@ def ours(latencies: dict[SearchType, float], mode: str = "all") -> UnifiedSearch
     return UnifiedSearchRetriever(searcher=searcher, types=list(latencies), k=15, mode=mode)
 
 
-def peer(latencies: dict[SearchType, float]) -> EnsembleRetriever:
+def peer(latencies: dict[SearchType, float]) -> Any:
+    """The EnsembleRetriever over the same sources, or None when langchain-classic is absent."""
+    try:
+        from langchain_classic.retrievers import EnsembleRetriever
+    except ImportError:
+        return None
     retrievers = [SleepyRetriever(name=t.value, delay=d) for t, d in latencies.items()]
     return EnsembleRetriever(retrievers=retrievers, weights=[1 / 3] * 3)
 
@@ -132,9 +136,16 @@ def measure(latencies: dict[SearchType, float], runs: int) -> dict[str, dict[str
         "unified-search retriever (sync invoke, mode=any)": median_ms(
             lambda: ours_any.invoke(QUERY), runs
         ),
-        "EnsembleRetriever (sync invoke)": median_ms(lambda: ensemble.invoke(QUERY), runs),
-        "EnsembleRetriever (async ainvoke)": amedian_ms(lambda: ensemble.ainvoke(QUERY), runs),
     }
+    if ensemble is None:
+        absent = {"absent": "langchain-classic not installed"}
+        return {
+            **{name: {"median_ms": round(ms, 1)} for name, ms in rows.items()},
+            "EnsembleRetriever (sync invoke)": absent,
+            "EnsembleRetriever (async ainvoke)": absent,
+        }
+    rows["EnsembleRetriever (sync invoke)"] = median_ms(lambda: ensemble.invoke(QUERY), runs)
+    rows["EnsembleRetriever (async ainvoke)"] = amedian_ms(lambda: ensemble.ainvoke(QUERY), runs)
     baseline = rows["EnsembleRetriever (sync invoke)"]
     return {
         name: {"median_ms": round(ms, 1), "speedup_vs_ensemble_sync": round(baseline / ms, 2)}
@@ -153,9 +164,13 @@ def table(profile: str, results: dict[str, dict[str, Any]], runs: int) -> str:
         "-" * (width + 31),
     ]
     for name, row in results.items():
-        lines.append(
-            f"{name:<{width}}  {row['median_ms']:>9.1f}  {row['speedup_vs_ensemble_sync']:>17.2f}×"
-        )
+        if "absent" in row:
+            lines.append(f"{name:<{width}}  {row['absent']}")
+        elif "speedup_vs_ensemble_sync" not in row:
+            lines.append(f"{name:<{width}}  {row['median_ms']:>9.1f}  {'–':>18}")
+        else:
+            speedup = row["speedup_vs_ensemble_sync"]
+            lines.append(f"{name:<{width}}  {row['median_ms']:>9.1f}  {speedup:>17.2f}×")
     return "\n".join(lines)
 
 

@@ -180,7 +180,9 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
 
         cross = wrap(CrossEncoderReranker(config=CrossEncoderConfig(model=cross_model)))
     return {
-        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).rerank,
+        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).rerank
+        if importlib.util.find_spec("llama_index")
+        else None,
         "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).rerank,
         "unified-search weighted (default)": wrap(WeightedReranker()),
         "unified-search intent": wrap(IntentReranker()),

@@ -14,8 +14,8 @@ from unified_search.kb.chunking import chunk_document
 from unified_search.kb.config import KBConfig
 from unified_search.kb.files import DirectoryReader
 
-#: About 1,000 chunks: over ten seconds of the embedding model on two cores, so a run is
-#: still embedding when its second progress line (after ten seconds) is printed.
+#: About 1,000 chunks: seconds of the embedding model on two cores, so a run is still
+#: embedding when its second progress line (``--log-every 0.2``) is printed.
 FILES = 200
 PARAGRAPHS = 4
 
@@ -79,7 +79,7 @@ def test_ctrl_c_then_kill_9_mid_index_then_a_rerun_finishes_with_agreeing_indexe
     total = expected_chunks(folder)
 
     # Ctrl-C: stops within two seconds, keeps what was embedded, says how to continue.
-    process = start(home, "index", str(folder), "--collection", "notes")
+    process = start(home, "index", str(folder), "--collection", "notes", "--log-every", "0.2")
     lines = wait_for_embedded_chunks(process)
     assert lines[0].startswith(f"reading files: 0/{FILES}")
     assert lines[1].startswith(f"embedding chunks: 0/{total:,} (0%)")  # the total, up front

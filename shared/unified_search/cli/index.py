@@ -14,7 +14,7 @@ import click
 
 from unified_search.cli.console import stderr, stdout
 from unified_search.cli.options import BadInput, config_option
-from unified_search.cli.progress import IndexProgress
+from unified_search.cli.progress import LINE_EVERY, IndexProgress
 from unified_search.cli.settings import load_config
 
 if TYPE_CHECKING:
@@ -56,6 +56,13 @@ def check_collection(ctx: click.Context, param: click.Parameter, value: str) -> 
     help="Skip larger files.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress, only the summary.")
+@click.option(
+    "--log-every",
+    type=click.FloatRange(0.1),
+    default=LINE_EVERY,
+    show_default=True,
+    help="Seconds between progress lines when the output is not a terminal.",
+)
 @config_option
 def index(
     paths: Sequence[str],
@@ -64,6 +71,7 @@ def index(
     hidden: bool,
     max_file_mb: int,
     quiet: bool,
+    log_every: float,
     config_path: str | None,
 ) -> int:
     """Index files and folders so a collection mirrors them.
@@ -89,7 +97,7 @@ def index(
         exclude=list(exclude), hidden=hidden, max_file_bytes=max_file_mb * 1024 * 1024
     )
     started = time.perf_counter()
-    with IndexProgress(stderr(), quiet=quiet) as shown:
+    with IndexProgress(stderr(), quiet=quiet, line_every=log_every) as shown:
         try:
             report = asyncio.run(_index(config, collection, paths, options, shown))
         except KeyboardInterrupt:

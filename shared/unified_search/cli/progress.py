@@ -51,9 +51,12 @@ class IndexProgress:
         ...     kb.index_paths("help", ["docs/"], progress=shown)
     """
 
-    def __init__(self, console: Console, *, quiet: bool = False) -> None:
+    def __init__(
+        self, console: Console, *, quiet: bool = False, line_every: float = LINE_EVERY
+    ) -> None:
         self.console = console
         self.quiet = quiet
+        self.line_every = line_every
         self.last: IngestProgress | None = None
         self.started = time.monotonic()
         self._stage_started = self.started
@@ -106,9 +109,9 @@ class IndexProgress:
         self._bar.update(task, completed=update.done, total=update.total)
 
     def _maybe_print(self, update: IngestProgress, starts: bool) -> None:
-        """A line when a stage starts (with its total), then one every ``LINE_EVERY`` s."""
+        """A line when a stage starts (with its total), then one every ``line_every`` s."""
         now = time.monotonic()
-        if not starts and now - self._printed < LINE_EVERY:
+        if not starts and now - self._printed < self.line_every:
             return
         self._printed = now
         self.console.print(

@@ -55,8 +55,10 @@ class HybridConfig(Section):
     """How ``convex`` fusion brings each score to 0..1: ``max`` divides by the query's best
     candidate, 0 staying 0 (cosine and BM25 both start there); ``minmax`` also maps the
     lowest candidate to 0. On SciFact ``max`` ranked slightly better (train and test)."""
-    dense_weight: float = Field(default=0.5, ge=0.0, le=1.0)
-    """Share of the dense score in ``convex`` fusion (the lexical score gets the rest)."""
+    dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Share of the dense score in ``convex`` fusion (the lexical score gets the rest).
+    Chosen with ``min_similarity`` by ``benchmarks/kb_select.py`` on SciFact train and half of
+    nfcorpus dev, confirmed on SciFact test and the other half."""
     candidates: int = Field(default=100, ge=1, le=1000)
     """Depth of each ranking before fusion."""
     bm25_k1: float = Field(default=0.9, gt=0.0, le=3.0)
@@ -105,9 +107,11 @@ class KBConfig(Section):
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     """Lowest final score (0..1) an item may have, lexical matches included: a hard floor.
     When set it replaces ``min_similarity``; ``None``: no floor."""
-    min_similarity: float = Field(default=0.7, ge=0.0, le=1.0)
+    min_similarity: float = Field(default=0.0, ge=0.0, le=1.0)
     """Minimum cosine similarity (0..1) of a dense-only match when no ``threshold`` is set;
-    chunks sharing terms with the query are kept below it, as lexical evidence."""
+    chunks sharing terms with the query are kept below it, as lexical evidence. 0 keeps
+    every candidate: 0.7 halved the results and cost 5-7% recall@100 on nfcorpus
+    (``benchmarks/kb_select.py``)."""
     max_results: int = Field(default=10, ge=1, le=100)
     """Chunks returned per request when it sets no ``limit``."""
     group_by_document: bool = False

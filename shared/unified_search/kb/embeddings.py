@@ -9,12 +9,11 @@ typing; neither framework is imported here.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Protocol, runtime_checkable
 
 from unified_search.kb.config import EmbeddingConfig
-from unified_search.kb.minilm import MiniLMEmbedding
 from unified_search.kb.openai_embedding import OpenAIEmbedding
+from unified_search.models.minilm import MiniLMEmbedding, default_embedding
 
 
 @runtime_checkable
@@ -33,12 +32,6 @@ class EmbeddingFunction(Protocol):
     def __call__(self, texts: list[str]) -> list[list[float]]:
         """Return one vector per text, in order."""
         ...
-
-
-@functools.cache
-def default_embedding() -> MiniLMEmbedding:
-    """Return the shared offline all-MiniLM-L6-v2 (int8), loaded once per process."""
-    return MiniLMEmbedding()
 
 
 def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:
@@ -66,6 +59,10 @@ class LangChainEmbedding:
     def __call__(self, texts: list[str]) -> list[list[float]]:
         """Embed texts as documents."""
         return [list(map(float, v)) for v in self._embeddings.embed_documents(list(texts))]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a search query the model's way (LangChain ``embed_query``)."""
+        return list(map(float, self._embeddings.embed_query(text)))
 
 
 class LlamaIndexEmbedding:
@@ -104,7 +101,14 @@ class CallableEmbedding:
 
 
 def as_embedding_function(value: Any, *, name: str | None = None) -> EmbeddingFunction:
-    """Accept our protocol, a LangChain or LlamaIndex embedding, or a named plain callable."""
+    """Accept our protocol, a LangChain or LlamaIndex embedding, or a named plain callable.
+
+    An object that already follows the protocol is used as it is, so its optional
+    ``embed_query`` (a separate query form) and window attributes stay visible.
+    """
+    if name is None and not hasattr(value, "embed_documents") and _follows_protocol(value):
+        protocol: EmbeddingFunction = value
+        return protocol
     if hasattr(value, "embed_documents"):
         return LangChainEmbedding(value, name=name)
     if hasattr(value, "get_text_embedding_batch"):
@@ -114,6 +118,10 @@ def as_embedding_function(value: Any, *, name: str | None = None) -> EmbeddingFu
     raise TypeError(
         "an embedding must be callable on a list of texts and have a name (pass name=...)"
     )
+
+
+def _follows_protocol(value: Any) -> bool:
+    return callable(value) and isinstance(getattr(value, "name", None), str)
 
 
 def _model_name(obj: Any) -> str:

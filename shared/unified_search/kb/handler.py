@@ -242,8 +242,10 @@ class KBHandler(KBAdmin):
         window = getattr(self.embedding, "max_tokens", None)
         count = getattr(self.embedding, "token_count", None)
         pieces = count(query) if window and count else 0
+        # Models trained with separate query and document forms embed queries their way.
+        embed_query = getattr(self.embedding, "embed_query", None)
         with step(StepName.EMBEDDING, model=self.embedding.name):
-            vector = self.embedding([query])[0]
+            vector = embed_query(query) if embed_query else self.embedding([query])[0]
         return vector, pieces if window and pieces > window else 0
 
     async def _graph(

@@ -21,6 +21,11 @@ from unified_search.kb.config import KBConfig
 from unified_search.paths import data_home
 
 MODEL_KEY = "embedding_model"
+FORMAT_KEY = "index_format"
+#: What a collection's stored vectors and side store mean. A collection records the format
+#: that built it (none recorded is format 1) and is only opened by a version writing the same.
+#: 2: the default model computes in int8, so its vectors differ from format 1's.
+INDEX_FORMAT = 2
 #: Chroma's rule for collection names (also what keeps side-store file names safe).
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]")
 PROVIDER = "kb"
@@ -88,7 +93,7 @@ def open_collection(client: Any, name: str, model: str) -> Any:
             f"unknown collection {name!r}; existing collections: {known}",
             provider=PROVIDER,
         ) from exc
-    check_model(collection, model)
+    check_compatible(collection, model)
     return collection
 
 
@@ -104,16 +109,26 @@ def create_collection(client: Any, name: str, model: str) -> Any:
     collection = client.get_or_create_collection(
         name,
         embedding_function=None,
-        metadata={MODEL_KEY: model},
+        metadata={MODEL_KEY: model, FORMAT_KEY: INDEX_FORMAT},
         configuration={"hnsw": {"space": "cosine"}},
     )
-    check_model(collection, model)
+    check_compatible(collection, model)
     return collection
 
 
-def check_model(collection: Any, model: str) -> None:
-    """Refuse vectors from a model other than the one that built the collection."""
-    built_with = (collection.metadata or {}).get(MODEL_KEY)
+def check_compatible(collection: Any, model: str) -> None:
+    """Refuse vectors from a model, or an index format, other than those that built it."""
+    metadata = collection.metadata or {}
+    built_format = metadata.get(FORMAT_KEY, 1)
+    if built_format != INDEX_FORMAT:
+        raise SearchError(
+            ErrorCode.UNSUPPORTED,
+            f"collection {collection.name!r} was indexed in format {built_format}, and this "
+            f"version of unified-search reads format {INDEX_FORMAT} (its default embedding "
+            "computes in int8); delete the collection and index its documents again",
+            provider=PROVIDER,
+        )
+    built_with = metadata.get(MODEL_KEY)
     if built_with is not None and built_with != model:
         raise SearchError(
             ErrorCode.UNSUPPORTED,

@@ -22,10 +22,8 @@ EmbeddingFunction = Callable[[list[str]], Sequence[Sequence[float]]]
 
 def default_embedder() -> EmbeddingFunction:
     """Load the knowledge base's offline embedding model; the error says what to install."""
-    embeddings = require(
-        "unified_search.kb.embeddings", extra="kb", purpose="the embedding reranker"
-    )
-    embed: EmbeddingFunction = embeddings.default_embedding()
+    model = require("unified_search.models.minilm", extra="kb", purpose="the embedding reranker")
+    embed: EmbeddingFunction = model.default_embedding()
     return embed
 
 

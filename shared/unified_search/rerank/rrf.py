@@ -1,7 +1,7 @@
-"""Weighted reciprocal-rank fusion: merge ranked lists whose scores are not comparable.
+"""Weighted reciprocal-rank fusion of result lists whose scores are not comparable.
 
 Each list adds ``weight / (k + rank)`` to every item it contains, rank counted
-from 1. ``k`` (60 in the original paper by Cormack, Clarke and Büttcher, 2009)
+from 1 (``unified_search.fusion.reciprocal_rank`` over the items' keys). ``k``
 damps the advantage of the very top ranks, so an item ranked well by several
 lists beats one ranked first by a single list. An item that appears twice in
 one list counts once, at its best rank, so a list cannot vote twice.
@@ -13,13 +13,14 @@ import logging
 from collections.abc import Sequence
 
 from unified_search.config import SearchConfig
+from unified_search.fusion import RRF_K, reciprocal_rank
 from unified_search.merge import dedup
 from unified_search.rerank.base import check_top_n, cut, with_rerank_score
 from unified_search.types import ResultItem
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_K = 60
+DEFAULT_K = RRF_K
 
 
 def reciprocal_rank_fusion(
@@ -33,41 +34,16 @@ def reciprocal_rank_fusion(
     Items are identified by ``ResultItem.key``; the kept copy is the one with the
     highest weight, then score (as the engine's deduplication keeps). Its own
     ``score`` is untouched and the fused score is ``metadata["rerank_score"]``.
-    Ties go to the item with the best single rank, then to the one seen first.
+    Ties go to the item with the best single rank, then to the earlier list.
 
     Example:
         >>> a, b, c = (ResultItem(type="kb", title=t) for t in "abc")
         >>> [i.title for i in reciprocal_rank_fusion([[a, b], [c, b]])]
         ['b', 'a', 'c']
     """
-    weights = _check(lists, weights, k)
-    fused: dict[str, float] = {}
-    best_rank: dict[str, tuple[int, int]] = {}
-    for index, (ranked, weight) in enumerate(zip(lists, weights, strict=True)):
-        for rank, key in enumerate(_unique_keys(ranked), start=1):
-            fused[key] = fused.get(key, 0.0) + weight / (k + rank)
-            best_rank[key] = min(best_rank.get(key, (rank, index)), (rank, index))
+    fused = reciprocal_rank([[item.key for item in ranked] for ranked in lists], weights, k)
     kept = {item.key: item for item in dedup([item for ranked in lists for item in ranked])}
-    order = sorted(fused, key=lambda key: (-fused[key], best_rank[key]))
-    return [with_rerank_score(kept[key], fused[key]) for key in order]
-
-
-def _check(
-    lists: Sequence[Sequence[ResultItem]], weights: Sequence[float] | None, k: int
-) -> list[float]:
-    if k < 1:
-        raise ValueError("k must be at least 1")
-    if weights is None:
-        return [1.0] * len(lists)
-    if len(weights) != len(lists):
-        raise ValueError(f"{len(weights)} weights for {len(lists)} lists")
-    if any(w < 0 for w in weights):
-        raise ValueError("list weights must not be negative")
-    return [float(w) for w in weights]
-
-
-def _unique_keys(ranked: Sequence[ResultItem]) -> list[str]:
-    return list(dict.fromkeys(item.key for item in ranked))
+    return [with_rerank_score(kept[key], score) for key, score in fused]
 
 
 class RRFReranker:
@@ -88,7 +64,8 @@ class RRFReranker:
     name = "rrf"
 
     def __init__(self, k: int = DEFAULT_K, weights: Sequence[float] | None = None) -> None:
-        _check([], None, k)
+        if k < 1:
+            raise ValueError("k must be at least 1")
         self.k = k
         self.weights = list(weights) if weights is not None else None
 

@@ -31,18 +31,15 @@ def test_default_embedding_is_offline_normalised_and_semantic() -> None:
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.3
 
 
-def test_default_embedding_is_order_independent_in_a_batch() -> None:
+def test_default_embedding_barely_depends_on_the_rest_of_its_batch() -> None:
+    # int8 compute quantises activations per batch: a text's vector moves a little with
+    # its companions, far less than any two different texts differ.
     embed = default_embedding()
     texts = ["short", "a much longer sentence about vector databases and search"]
     together = np.array(embed(texts))
     alone = np.array(embed(texts[1:]))
-    assert np.allclose(together[1], alone[0], atol=1e-4)
-
-
-def test_default_embedding_counts_word_pieces() -> None:
-    embed = default_embedding()
-    assert embed.token_count("hello world") == 4  # [CLS] hello world [SEP]
-    assert embed.token_count("word " * 500) > embed.max_tokens
+    assert together[1] @ alone[0] > 0.99
+    assert np.array_equal(alone, np.array(embed(texts[1:])))  # same batch, same vector
 
 
 class FakeLangChain:
@@ -68,7 +65,15 @@ def test_framework_adapters_by_duck_typing() -> None:
     assert isinstance(lc, LangChainEmbedding) and lc.name == "lc-model"
     assert isinstance(li, LlamaIndexEmbedding) and li.name == "li-model"
     assert lc(["abc"]) == [[3.0, 1.0]]
+    assert lc.embed_query("abc") == [0.0, 0.0]  # LangChain's own query form is kept
     assert li(["ab"]) == [[1.0, 2.0]]
+
+
+def test_an_object_following_the_protocol_is_used_as_it_is() -> None:
+    model = default_embedding()
+    assert as_embedding_function(model) is model  # its window and token count stay visible
+    renamed = as_embedding_function(model, name="mine")
+    assert renamed is not model and renamed.name == "mine"
 
 
 def test_plain_callable_needs_a_name() -> None:
@@ -131,3 +136,4 @@ def test_openai_embedding_network_failure() -> None:
     with pytest.raises(SearchError) as info:
         OpenAIEmbedding("m", transport=httpx.MockTransport(fail))(["x"])
     assert info.value.code is ErrorCode.NETWORK_ERROR
+

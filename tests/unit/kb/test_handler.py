@@ -185,6 +185,30 @@ async def test_embedding_model_mismatch_is_refused(
     await other.aclose()
 
 
+@pytest.mark.parametrize("marker", [{}, {"index_format": 1}, {"index_format": 99}])
+async def test_a_collection_of_another_index_format_is_refused_with_what_to_do(
+    config: SearchConfig, ctx: SearchContext, make_embedding: Any, marker: dict[str, int]
+) -> None:
+    handler = KBHandler.from_config(config, embedding=make_embedding())
+    # What an earlier (no marker, or format 1) or a later version left in the data folder.
+    handler._client.create_collection(
+        "older", metadata={"embedding_model": "hash-64", **marker}, embedding_function=None
+    )
+    for attempt in (
+        handler.asearch(req("BM25", collections=["older"]), ctx),
+        handler.aadd_documents("older", DOCS),
+    ):
+        with pytest.raises(SearchError) as info:
+            await attempt
+        assert info.value.code is ErrorCode.UNSUPPORTED
+        found = marker.get("index_format", 1)
+        assert f"indexed in format {found}" in info.value.message
+        assert "index its documents again" in info.value.message
+    await handler.aadd_documents("newer", DOCS)  # other collections are untouched
+    assert (await handler.asearch(req("BM25", collections=["newer"]), ctx)).items
+    await handler.aclose()
+
+
 async def test_delete_documents(kb: KBHandler, ctx: SearchContext) -> None:
     await kb.aadd_documents("notes", DOCS)
     assert await kb.adelete_documents("notes", ["bm25", "missing"]) == 1
@@ -328,3 +352,25 @@ async def test_unnormalised_vectors_still_give_cosine_in_0_1(
 def _named(function: Any, name: str) -> Any:
     function.name = name
     return function
+
+
+async def test_an_embedding_with_a_query_form_embeds_queries_that_way(
+    config: SearchConfig, ctx: SearchContext, make_embedding: Any
+) -> None:
+    class Asymmetric(make_embedding):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__(name="asymmetric")
+            self.queries: list[str] = []
+
+        def embed_query(self, text: str) -> list[float]:
+            self.queries.append(text)
+            return self([f"query {text}"])[0]
+
+    embedding = Asymmetric()
+    handler = KBHandler.from_config(config, embedding=embedding)
+    await handler.aadd_documents("notes", DOCS)
+    documents = list(embedding.embedded)
+    assert (await handler.asearch(req("BM25 ranking", collections=["notes"]), ctx)).items
+    assert embedding.queries == ["BM25 ranking"]
+    assert embedding.embedded[len(documents) :] == ["query BM25 ranking"]
+    await handler.aclose()

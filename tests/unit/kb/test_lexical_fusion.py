@@ -3,16 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from unified_search.fusion import Ranking, reciprocal_rank
 from unified_search.kb.config import HybridConfig
-from unified_search.kb.fusion import (
-    Ranking,
-    convex_fusion,
-    fuse,
-    local_rrf,
-    maxscale,
-    minmax,
-    rrf_fusion,
-)
+from unified_search.kb.fusion import fuse
 from unified_search.kb.lexical import LexicalIndex, analyze, document_terms, top_k
 
 
@@ -61,35 +54,16 @@ def test_top_k_breaks_ties_by_id() -> None:
     assert top_k(["d", "a", "c", "b", "e"], scores, 3) == (["a", "b", "c"], [2.0, 1.0, 1.0])
 
 
-def test_minmax_edges() -> None:
-    assert minmax([]) == []
-    assert minmax([3.0]) == [1.0]
-    assert minmax([1.0, 3.0, 2.0]) == [0.0, 1.0, 0.5]
-
-
-def test_convex_fusion_keeps_score_gaps() -> None:
-    dense = Ranking(["a", "b", "c"], [0.9, 0.85, 0.1])
-    lexical = Ranking(["c", "b", "a"], [10.0, 9.0, 1.0])
-    fused = convex_fusion([dense, lexical], [0.5, 0.5], minmax)
-    assert [i for i, _ in fused] == ["b", "a", "c"]  # a and c tie at 0.5: broken by ID
-    assert fused[0][1] == pytest.approx(0.5 * 0.75 / 0.8 + 0.5 * 8 / 9)
-
-
-def test_maxscale_keeps_zero_as_the_floor() -> None:
-    assert maxscale([]) == []
-    assert maxscale([0.0, 0.0]) == [0.0, 0.0]
-    assert maxscale([4.0, 2.0, -1.0]) == [1.0, 0.5, 0.0]
-
-
 def test_default_convex_fusion_scales_by_the_best_score() -> None:
     # Cosines all close: min-max would stretch 0.62 vs 0.6 into 1 vs 0; max keeps them close.
     dense = Ranking(["a", "b"], [0.62, 0.6])
     lexical = Ranking(["b", "a"], [10.0, 6.0])
     by_max = fuse(dense, lexical, HybridConfig())
     by_minmax = fuse(dense, lexical, HybridConfig(scale="minmax"))
+    w = HybridConfig().dense_weight
     assert [i for i, _ in by_max] == ["b", "a"]
-    assert by_max[0][1] == pytest.approx(0.5 * 0.6 / 0.62 + 0.5)
-    assert [i for i, _ in by_minmax] == ["a", "b"]  # 0.5 + 0.5 * 0 vs 0 + 0.5: tie, by ID
+    assert by_max[0][1] == pytest.approx(w * 0.6 / 0.62 + (1 - w))
+    assert [i for i, _ in by_minmax] == ["a", "b"]  # w * 1 + 0 against 0 + (1 - w)
 
 
 def test_unknown_scale_is_a_validation_error_naming_the_field() -> None:
@@ -97,11 +71,14 @@ def test_unknown_scale_is_a_validation_error_naming_the_field() -> None:
         HybridConfig(scale="zscore")  # type: ignore[arg-type]
 
 
-def test_rrf_variants_agree_on_order() -> None:
-    a, b = Ranking(["x", "y", "z"], [3, 2, 1]), Ranking(["y", "z"], [5, 4])
-    local = [i for i, _ in local_rrf([a, b], [1.0, 1.0], 60)]
-    shared = [i for i, _ in rrf_fusion([a, b], [1.0, 1.0], 60)]
-    assert local == shared == ["y", "z", "x"]
+def test_rrf_fusion_weighs_the_dense_side_by_dense_weight() -> None:
+    dense, lexical = Ranking(["x", "y", "z"], [3, 2, 1]), Ranking(["y", "z"], [5, 4])
+    fused = fuse(dense, lexical, HybridConfig(fusion="rrf", dense_weight=0.9, rrf_k=10))
+    expected = reciprocal_rank([dense.ids, lexical.ids], [0.9, 0.1], 10)
+    assert [i for i, _ in fused] == [i for i, _ in expected] == ["y", "x", "z"]
+    assert [s for _, s in fused] == pytest.approx([s for _, s in expected])
+    even = fuse(dense, lexical, HybridConfig(fusion="rrf", rrf_k=10))
+    assert [i for i, _ in even] == ["y", "z", "x"]
 
 
 @pytest.mark.parametrize("fusion", ["convex", "rrf", "dense", "lexical"])

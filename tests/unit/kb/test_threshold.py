@@ -62,8 +62,10 @@ async def test_threshold_zero_keeps_every_candidate_unlike_the_similarity_floor(
 ) -> None:
     everything = await filled.asearch(req(threshold=0.0), ctx)
     assert {i.document_id for i in everything.items} == {d["id"] for d in DOCS}
-    default = await filled.asearch(req(), ctx)  # no threshold: min_similarity 0.7 for dense-only
-    assert "bread" not in {i.document_id for i in default.items}
+    floored = await filled.asearch(req(min_similarity=0.7), ctx)  # dense-only need 0.7
+    assert "bread" not in {i.document_id for i in floored.items}
+    default = await filled.asearch(req(), ctx)  # the default floor, 0, keeps them all
+    assert {i.document_id for i in default.items} == {d["id"] for d in DOCS}
 
 
 async def test_configured_threshold_applies_and_requests_override_it(
