@@ -3,7 +3,7 @@
 Needs the ``langchain`` extra: ``pip install "unified-search[langchain]"``.
 """
 
-from unified_search._optional import require
+from unified_search import require
 
 require("langchain_core", extra="langchain", purpose="langchain_unified_search")
 

@@ -27,7 +27,6 @@ from langchain_core.callbacks.manager import (
     CallbackManagerForChainRun,
 )
 
-from unified_search._optional import optional
 from unified_search.events import EventName, EventSink, SearchEvent
 
 RunManager = CallbackManagerForRetrieverRun | CallbackManagerForToolRun | CallbackManagerForChainRun
@@ -90,11 +89,12 @@ def stream_sink() -> list[EventSink]:
 
 
 def _stream_writer() -> Callable[[Any], None] | None:
-    config = optional("langgraph.config")
-    if config is None:
+    try:  # LangGraph is optional: without it there is no custom stream to write to
+        from langgraph.config import get_stream_writer
+    except ImportError:
         return None
     try:
-        writer: Callable[[Any], None] = config.get_stream_writer()
+        writer: Callable[[Any], None] = get_stream_writer()
     except (RuntimeError, KeyError):  # not inside a LangGraph run
         return None
     return writer

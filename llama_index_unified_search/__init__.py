@@ -5,7 +5,7 @@ Needs the ``llamaindex`` extra: ``pip install "unified-search[llamaindex]"``.
 
 from __future__ import annotations
 
-from unified_search._optional import require
+from unified_search import require
 
 require("llama_index.core", extra="llamaindex", purpose="llama_index_unified_search")
 

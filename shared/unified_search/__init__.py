@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from unified_search._optional import MissingDependencyError
+    from unified_search._optional import MissingDependencyError, require
     from unified_search._sync import run_sync
     from unified_search.attachments import DataSource, DBRow, KBDocument, MCPResource
     from unified_search.auth import Secret
@@ -99,6 +99,7 @@ _EXPORTS: dict[str, str] = {
     "citation_prompt": "unified_search.citations",
     "deep_search": "unified_search.deep",
     "parse_citations": "unified_search.citations",
+    "require": "unified_search._optional",
     "run_mode": "unified_search.modes",
     "run_sync": "unified_search._sync",
     "tool_specs": "unified_search.tools",
@@ -157,6 +158,7 @@ __all__ = [
     "citation_prompt",
     "deep_search",
     "parse_citations",
+    "require",
     "run_mode",
     "run_sync",
     "tool_specs",

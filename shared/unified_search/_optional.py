@@ -27,10 +27,3 @@ def require(module: str, *, extra: str, purpose: str) -> ModuleType:
     except ImportError as exc:
         raise MissingDependencyError(exc.name or module, extra, purpose) from exc
 
-
-def optional(module: str) -> ModuleType | None:
-    """Import ``module`` when it is installed; ``None`` when the feature it adds is simply off."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None

@@ -58,6 +58,7 @@ EXPECTED = [
     "citation_prompt",
     "deep_search",
     "parse_citations",
+    "require",
     "run_mode",
     "run_sync",
     "tool_specs",
