@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from unified_search.server_config import ServerConfig
     from unified_search.store import SearchStore
 
+#: The largest reference index a URL may ask for (a SQL ``INTEGER``).
+MAX_INDEX = 2**31 - 1
 #: Error codes that mean the caller asked for something impossible (422), not a server failure.
 _CALLER_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
 
@@ -195,8 +197,8 @@ def _problems(exc: ValidationError) -> list[dict[str, str]]:
 def _references_endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         chat_id, request_id = request.path_params["chat_id"], request.path_params["request_id"]
-        if missing := await _not_in_chat(store, chat_id, request_id):
-            return missing
+        if refusal := await _not_in_chat(store, chat_id, request_id):
+            return refusal
         references = await store.aget_references(request_id)
         return _json({"references": [ref.model_dump(mode="json") for ref in references]})
 
@@ -207,10 +209,11 @@ def _reference_endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         chat_id, request_id = request.path_params["chat_id"], request.path_params["request_id"]
         raw = request.path_params["index"]
-        if not raw.isdigit() or int(raw) < 1:
-            return _invalid([{"field": "index", "message": "must be a whole number from 1"}])
-        if missing := await _not_in_chat(store, chat_id, request_id):
-            return missing
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_INDEX:
+            message = f"must be a whole number from 1 to {MAX_INDEX}"
+            return _invalid([{"field": "index", "message": message}])
+        if refusal := await _not_in_chat(store, chat_id, request_id):
+            return refusal
         reference = await store.aget_reference(request_id, int(raw))
         if reference is None:
             return _not_found(f"reference {raw} not found in request {request_id!r}")
@@ -232,7 +235,14 @@ async def _not_continuable(
 
 
 async def _not_in_chat(store: SearchStore, chat_id: str, request_id: str) -> JSONResponse | None:
-    """A 404 unless ``request_id`` was created in ``chat_id`` (its first record is the chat's)."""
+    """A 404 unless ``request_id`` was created in ``chat_id`` (its first record is the chat's).
+
+    IDs no search can have (a NUL, 300 characters) are a 422 naming them.
+    """
+    from unified_search.server_guard import id_problems
+
+    if problems := id_problems(chat_id=chat_id, request_id=request_id):
+        return _invalid(problems)
     searches = await store.aget_searches(request_id)
     if not searches:
         return _not_found(f"request {request_id!r} not found")

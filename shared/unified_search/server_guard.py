@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 
+from pydantic import TypeAdapter, ValidationError
 from starlette.authentication import (
     AuthCredentials,
     AuthenticationBackend,
@@ -31,7 +32,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 
 from unified_search.server_config import ServerConfig
+from unified_search.session import RunId
 
+_RUN_ID: TypeAdapter[str] = TypeAdapter(RunId)
 #: The only media type a request body may have (a cross-site form or ``text/plain`` POST is refused).
 JSON_MEDIA_TYPE = "application/json"
 
@@ -140,3 +143,18 @@ async def read_json(request: Request, config: ServerConfig) -> bytes:
             408, "body", f"not received within {config.body_timeout:g} s (server.body_timeout)"
         ) from None
     return bytes(body)
+
+
+def id_problems(**ids: str) -> list[dict[str, str]]:
+    """What is wrong with chat and request IDs from a URL, by name.
+
+    The body's rules (1-255 printable characters): a NUL or a novel-length ID never
+    reaches the store.
+    """
+    problems = []
+    for field, value in ids.items():
+        try:
+            _RUN_ID.validate_python(value)
+        except ValidationError as exc:
+            problems.append({"field": field, "message": exc.errors()[0]["msg"]})
+    return problems

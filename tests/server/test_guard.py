@@ -3,7 +3,8 @@ types, foreign hosts, missing tokens, browsers from unlisted origins; always a J
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,52 @@ async def test_configured_origins_pass_preflight_before_the_token(api: Api) -> N
     other = await client.options("/api/search", headers={"origin": "https://evil.example", **asked})
     assert other.status_code == 400
     assert "access-control-allow-origin" not in other.headers
+
+
+# -- IDs in the URL -------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SearchStore]:
+    """A SQLite store, and one on the local PostgreSQL server (its own tables, dropped after)."""
+    if request.param == "sqlite":
+        url, prefix = f"sqlite:///{tmp_path / 'ids.sqlite3'}", ""
+    else:
+        url, prefix = request.getfixturevalue("postgres_url"), f"srv{uuid.uuid4().hex[:8]}_"
+    store = SearchStore(url, table_prefix=prefix)
+    yield store
+    if prefix:
+        store.metadata.drop_all(store.engine)
+    store.close()
+
+
+BAD_IDS = ["%00", "a%0Ab", "x" * 256]
+
+
+@pytest.mark.parametrize("bad", BAD_IDS)
+async def test_ids_no_search_can_have_are_422_naming_them(
+    api: Api, any_store: SearchStore, bad: str
+) -> None:
+    """A NUL would be a database error on PostgreSQL: it never reaches the store."""
+    client = await api(store=any_store)
+    for path, field in [
+        (f"/api/chat/{bad}/request/r/references", "chat_id"),
+        (f"/api/chat/c/request/{bad}/references", "request_id"),
+        (f"/api/chat/c/request/{bad}/reference/1", "request_id"),
+        (f"/api/chat/{bad}/searches", "chat_id"),
+    ]:
+        response = await client.get(path)
+        assert response.status_code == 422, (path, response.text)
+        assert blamed(response) == [field]
+
+
+@pytest.mark.parametrize("index", ["0", "-1", "1.5", "abc", "99999999999999999999", "2147483648"])
+async def test_a_reference_index_out_of_range_is_422(
+    api: Api, any_store: SearchStore, index: str
+) -> None:
+    client = await api(store=any_store)
+    response = await client.get(f"/api/chat/c/request/r/reference/{index}")
+    assert response.status_code == 422 and blamed(response) == ["index"]
 
 
 # -- everything else is JSON too ------------------------------------------------------------
