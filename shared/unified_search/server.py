@@ -229,15 +229,16 @@ async def _not_continuable(
     if chat_id is None:
         message = "needs the chat_id of the chat that created the request"
         return _invalid([{"field": "chat_id", "message": message}])
-    if request_id == chat_id:  # the chat's own scope, the one its searches use by default
-        return None
-    return await _not_in_chat(store, chat_id, request_id)
+    # The chat's own scope (its searches' default) may be new; any other must exist.
+    return await _not_in_chat(store, chat_id, request_id, new=request_id == chat_id)
 
 
-async def _not_in_chat(store: SearchStore, chat_id: str, request_id: str) -> JSONResponse | None:
+async def _not_in_chat(
+    store: SearchStore, chat_id: str, request_id: str, *, new: bool = False
+) -> JSONResponse | None:
     """A 404 unless ``request_id`` was created in ``chat_id`` (its first record is the chat's).
 
-    IDs no search can have (a NUL, 300 characters) are a 422 naming them.
+    A request with no record yet passes when it may be ``new``. IDs no search can have (a NUL, 300 characters) are a 422 naming them.
     """
     from unified_search.server_guard import id_problems
 
@@ -245,7 +246,7 @@ async def _not_in_chat(store: SearchStore, chat_id: str, request_id: str) -> JSO
         return _invalid(problems)
     searches = await store.aget_searches(request_id)
     if not searches:
-        return _not_found(f"request {request_id!r} not found")
+        return None if new else _not_found(f"request {request_id!r} not found")
     if searches[0].chat_id != chat_id:
         return _not_found(f"request {request_id!r} not found in chat {chat_id!r}")
     return None

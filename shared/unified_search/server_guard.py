@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 
 from pydantic import TypeAdapter, ValidationError
 from starlette.authentication import (
@@ -35,6 +36,9 @@ from unified_search.server_config import ServerConfig
 from unified_search.session import RunId
 
 _RUN_ID: TypeAdapter[str] = TypeAdapter(RunId)
+#: A well-formed ``Host`` header: a name or an IPv4 address, or an IPv6 one in brackets, and a
+#: port. Starlette reads a malformed one as the server's own address, which would pass.
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::[0-9]{1,5})?")
 #: The only media type a request body may have (a cross-site form or ``text/plain`` POST is refused).
 JSON_MEDIA_TYPE = "application/json"
 
@@ -61,9 +65,12 @@ class Gatekeeper(AuthenticationBackend):
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, SimpleUser] | None:
         """Refuse a foreign host (400) or a missing or wrong token (401)."""
-        host = (conn.url.hostname or "").lower()
-        if not self._known(host):
-            raise Refused(400, "Host", f"host {host!r} is not served; see server.allowed_hosts")
+        header = conn.headers.get("host", "")
+        match = _HOST.fullmatch(header)
+        host = (match.group("v6") or match.group("name")).lower() if match else None
+        if host is None or not self._known(host):
+            shown = host if host is not None else header
+            raise Refused(400, "Host", f"host {shown!r} is not served; see server.allowed_hosts")
         if self.token is None:
             return None
         scheme, _, given = conn.headers.get("authorization", "").partition(" ")

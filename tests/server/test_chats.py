@@ -13,6 +13,7 @@ import pytest
 from unified_search.handler import SearchContext
 from unified_search.searcher import Searcher
 from unified_search.server import create_app
+from unified_search.session import RunIds, SearchOptions, SearchSession
 from unified_search.store import SearchStore
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
@@ -97,6 +98,21 @@ async def test_continuing_needs_the_chat_that_created_the_request(http: httpx.As
     response = await post(http, query="beta", request_id=first["request_id"])
     assert response.status_code == 422
     assert response.json()["detail"][0]["field"] == "chat_id"
+
+
+async def test_a_chat_named_after_another_chats_request_cannot_continue_it(
+    store: SearchStore, http: httpx.AsyncClient
+) -> None:
+    """A request made elsewhere (an adapter's own request_id in thread t1) is not chat r5's."""
+    elsewhere = SearchStore(store.url)  # another process's store: closed with its searcher
+    session = SearchSession(Searcher(handlers={"kb": Named()}, store=elsewhere))
+    await session.asearch(
+        "alpha", SearchOptions(types=["kb"]), run=RunIds(request_id="r5", thread_id="t1")
+    )
+    await session.searcher.aclose()
+    joined = await post(http, query="beta", chat_id="r5", request_id="r5")
+    assert joined.status_code == 404
+    assert joined.json() == {"detail": "request 'r5' not found in chat 'r5'"}
 
 
 async def test_the_creating_chat_continues_its_request(http: httpx.AsyncClient) -> None:

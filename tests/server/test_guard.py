@@ -198,7 +198,18 @@ async def test_a_foreign_host_is_400_naming_the_header(api: Api, host: str) -> N
         assert blamed(response) == ["Host"]
 
 
-@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "localhost:8000"])
+@pytest.mark.parametrize(
+    "header", ["localhost@evil.example", "evil.example#@localhost", "localhost.", "", "[::1"]
+)
+async def test_host_headers_dressed_as_loopback_are_refused(api: Api, header: str) -> None:
+    client = await api()
+    response = await client.post(
+        "/api/search", json={"query": "q", "types": ["kb"]}, headers={"host": header}
+    )
+    assert response.status_code == 400 and blamed(response) == ["Host"]
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "localhost:8000", "LocalHost"])
 async def test_loopback_names_are_served_by_default(api: Api, host: str) -> None:
     client = await api(host=host)
     response = await client.post("/api/search", json={"query": "returns", "types": ["kb"]})
