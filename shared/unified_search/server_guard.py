@@ -39,6 +39,7 @@ _RUN_ID: TypeAdapter[str] = TypeAdapter(RunId)
 #: A well-formed ``Host`` header: a name or an IPv4 address, or an IPv6 one in brackets, and a
 #: port. Starlette reads a malformed one as the server's own address, which would pass.
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::[0-9]{1,5})?")
+_CLOSE = {"Connection": "close"}
 #: The only media type a request body may have (a cross-site form or ``text/plain`` POST is refused).
 JSON_MEDIA_TYPE = "application/json"
 
@@ -126,14 +127,18 @@ def _refusal(_conn: HTTPConnection, exc: AuthenticationError) -> JSONResponse:
 
 
 async def read_json(request: Request, config: ServerConfig) -> bytes:
-    """The body of a JSON request, within the size and time limits; raise :class:`Refused`."""
+    """The body of a JSON request, within the size and time limits; raise :class:`Refused`.
+
+    A refused body is left unread, so the answer closes the connection (else the server
+    would keep it open for the keep-alive timeout, waiting for the rest).
+    """
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != JSON_MEDIA_TYPE:
         shown = media_type or "none"
-        raise Refused(415, "Content-Type", f"must be {JSON_MEDIA_TYPE}, not {shown}")
+        raise Refused(415, "Content-Type", f"must be {JSON_MEDIA_TYPE}, not {shown}", **_CLOSE)
     limit = config.max_body_bytes
     too_large = Refused(
-        413, "body", f"larger than the limit of {limit} bytes (server.max_body_bytes)"
+        413, "body", f"larger than the limit of {limit} bytes (server.max_body_bytes)", **_CLOSE
     )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -147,7 +152,10 @@ async def read_json(request: Request, config: ServerConfig) -> bytes:
                     raise too_large
     except TimeoutError:
         raise Refused(
-            408, "body", f"not received within {config.body_timeout:g} s (server.body_timeout)"
+            408,
+            "body",
+            f"not received within {config.body_timeout:g} s (server.body_timeout)",
+            **_CLOSE,
         ) from None
     return bytes(body)
 
