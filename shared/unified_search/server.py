@@ -138,15 +138,15 @@ def _search_endpoint(session: SearchSession, store: SearchStore) -> Any:
             refusal := await _not_continuable(store, body.chat_id, body.request_id)
         ):
             return refusal
-        options = SearchOptions(
-            types=body.types,
-            collections=body.collections,
-            models=body.models,
-            k=body.top_n,
-            mode=body.mode,
-        )
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
+            options = SearchOptions(
+                types=body.types,
+                collections=body.collections,
+                models=body.models,
+                k=body.top_n,
+                mode=body.mode,
+            )
             response = await session.asearch(body.query, options, run=run)
         except ValidationError as exc:  # a request the engine refuses (a blank query ...)
             return _invalid(_problems(exc))
