@@ -82,7 +82,12 @@ def test_serving_beyond_loopback_without_a_token_refuses_to_start(
     port = free_port()
     env = {TOKEN_ENV: token} if token is not None else {}
     server = serve(tmp_path, "--host", host, "--port", str(port), **env)
-    _, err = server.communicate(timeout=120)
+    try:
+        _, err = server.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # it started serving: stop it, then fail
+        server.kill()
+        server.communicate()
+        raise AssertionError(f"serve --host {host} started without a usable token") from None
     assert server.returncode == 2, err
     assert says in err and "Traceback" not in err
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
