@@ -22,6 +22,7 @@ from unified_search.errors import ConfigurationError
 from unified_search.kb.config import KBConfig
 from unified_search.nlp.config import KeywordConfig
 from unified_search.rerank.config import RerankConfig
+from unified_search.server_config import ServerConfig
 from unified_search.types import Source
 from unified_search.web.config import WebConfig
 
@@ -133,6 +134,7 @@ class SearchConfig(Section):
     uses: Uses = Field(default_factory=Uses)
     mcp: dict[str, MCPServerConfig] = Field(default_factory=dict)
     """MCP servers by name, for ``uses`` values of the form ``mcp:<server>.<tool>``."""
+    server: ServerConfig = Field(default_factory=ServerConfig)
 
     @classmethod
     def load(

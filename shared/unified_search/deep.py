@@ -99,12 +99,23 @@ def _checked(query: str) -> str:
     return text
 
 
-def default_types(config: SearchConfig) -> list[SearchType]:
-    """The source types with something configured (web providers or keys, collections, a database)."""
+def default_types(
+    config: SearchConfig, collections: Sequence[str] = (), models: Sequence[str] = ()
+) -> list[SearchType]:
+    """The sources searched when none are named, the same for the CLI, the HTTP API and adapters.
+
+    Each one ``config`` sets up (web providers or keys, collections, a database URL or
+    tables) or the call names (``collections`` for the knowledge base, ``models`` for the
+    database); the web when there is nothing else.
+
+    Example:
+        >>> SearchType.KB in default_types(SearchConfig(), collections=["help"])
+        True
+    """
     configured = [
         (SearchType.WEB, bool(config.web.providers or usable_providers(config))),
-        (SearchType.KB, bool(config.kb.collections)),
-        (SearchType.DB, config.db.url is not None),
+        (SearchType.KB, bool(config.kb.collections or collections)),
+        (SearchType.DB, bool(config.db.url or config.db.models or models)),
     ]
     return [kind for kind, ready in configured if ready] or [SearchType.WEB]
 

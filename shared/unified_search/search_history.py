@@ -33,6 +33,10 @@ def _endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         from starlette.responses import JSONResponse
 
+        from unified_search.server_guard import id_problems
+
+        if problems := id_problems(chat_id=request.path_params["chat_id"]):
+            return JSONResponse({"detail": problems}, status_code=422)
         source = request.query_params.get("source")
         raw_limit = request.query_params.get("limit", "100")
         if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_LIMIT:

@@ -3,27 +3,34 @@
 Routes:
 
 * ``POST /api/search`` with a JSON body (:class:`SearchBody`) runs one request
-  per type through the search policy (``unified_search.session``) and answers
-  with the request ID (the citation scope: the body's ``request_id``, else its
-  ``chat_id``, else a new one), the references, the ``<references>`` XML, the
-  citation prompt, the status and the errors of the sources that failed; when
-  every source fails it answers 502 (422 for a query no source accepts) with
-  the first error's code;
+  per source through the search policy (``unified_search.session``): the sources
+  are the body's ``types``, else every configured one and those its
+  ``collections`` and ``models`` name. It answers with the chat ID (the body's,
+  else a new one: keep it to read the references back), the request ID (the
+  citation scope: the body's ``request_id``, else the chat), the references, the
+  ``<references>`` XML, the citation prompt, the status, the errors of the
+  sources that failed and the warnings (the answer not stored, ...: status
+  ``partial``). When every source fails it answers 502 (422 for a query no
+  source accepts) with the first error's code;
 * ``GET /api/chat/{chat_id}/request/{request_id}/references`` lists the stored
   references of a request;
 * ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
 * ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
   (``unified_search.search_history``).
 
-Errors are JSON ``{"detail": ...}`` bodies: 404 says what was not found, 422
-names the field that is wrong (a list of ``{"field", "message"}``). Every
-citation ID the API has shown resolves through the click-through routes once
-its search is recorded.
+A request belongs to the chat that created it: only that chat can read its
+references or continue it (``request_id``); any other chat, or a request ID no
+search created, gets 404. Limits and access (``server`` section, token in
+``$UNIFIED_SEARCH_API_TOKEN``) are checked first (``unified_search.server_guard``).
+
+Errors are JSON ``{"detail": ...}`` bodies, never a traceback: 404 says what
+was not found; 400, 401, 408, 413, 415 and 422 name the field or the limit that
+is wrong (a list of ``{"field", "message"}``). Every citation ID the API has
+shown resolves through the click-through routes once its search is recorded.
 """
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -42,8 +49,11 @@ if TYPE_CHECKING:
     from starlette.responses import JSONResponse
 
     from unified_search.searcher import Searcher
+    from unified_search.server_config import ServerConfig
     from unified_search.store import SearchStore
 
+#: The largest reference index a URL may ask for (a SQL ``INTEGER``).
+MAX_INDEX = 2**31 - 1
 #: Error codes that mean the caller asked for something impossible (422), not a server failure.
 _CALLER_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
 
@@ -72,8 +82,11 @@ class SearchBody(BaseModel):
     """Continue an earlier request: citation numbers carry on from its references."""
 
 
-def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
+def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = None) -> Starlette:
     """Build the ASGI application over ``searcher`` (which should record into ``store``).
+
+    Its limits and allowed hosts are the ``server`` section of ``searcher.config``;
+    with a ``token``, every request must send ``Authorization: Bearer <token>``.
 
     Example:
         >>> app = create_app(Searcher(store=store), store)  # doctest: +SKIP
@@ -81,11 +94,15 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
     """
     require("starlette", extra="server", purpose="the HTTP API")
     from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
     from starlette.routing import Route
 
+    from unified_search.server_guard import guard_middleware
+
+    config = searcher.config.server
     session = SearchSession(searcher, shared_scope=False)
     routes = [
-        Route("/api/search", _search_endpoint(session), methods=["POST"]),
+        Route("/api/search", _search_endpoint(session, store), methods=["POST"]),
         Route(
             "/api/chat/{chat_id}/request/{request_id}/references",
             _references_endpoint(store),
@@ -98,23 +115,38 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
         ),
         searches_route(store),
     ]
-    return Starlette(routes=routes)
+    return Starlette(
+        routes=routes,
+        middleware=guard_middleware(config, token),
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+    )
 
 
-def _search_endpoint(session: SearchSession) -> Any:
+def _search_endpoint(session: SearchSession, store: SearchStore) -> Any:
+    from unified_search.server_guard import Refused
+
+    limits = session.searcher.config.server
+
     async def endpoint(request: Request) -> JSONResponse:
-        body = await _body(request)
+        try:
+            body = await _body(request, limits)
+        except Refused as refused:
+            return refused.response()
         if not isinstance(body, SearchBody):
             return body
-        options = SearchOptions(
-            types=body.types,
-            collections=body.collections,
-            models=body.models,
-            k=body.top_n,
-            mode=body.mode,
-        )
+        if body.request_id is not None and (
+            refusal := await _not_continuable(store, body.chat_id, body.request_id)
+        ):
+            return refusal
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
+            options = SearchOptions(
+                types=body.types,
+                collections=body.collections,
+                models=body.models,
+                k=body.top_n,
+                mode=body.mode,
+            )
             response = await session.asearch(body.query, options, run=run)
         except ValidationError as exc:  # a request the engine refuses (a blank query ...)
             return _invalid(_problems(exc))
@@ -130,6 +162,7 @@ def _search_endpoint(session: SearchSession) -> Any:
                 "xml": response.context.xml,
                 "prompt": response.context.prompt,
                 "errors": [error.model_dump(mode="json") for error in response.errors],
+                "warnings": [warning.model_dump(mode="json") for warning in response.warnings],
                 "understood": understood_json(response.results),
                 "duration_ms": round(response.duration_ms, 3),
             }
@@ -138,15 +171,21 @@ def _search_endpoint(session: SearchSession) -> Any:
     return endpoint
 
 
-async def _body(request: Request) -> SearchBody | JSONResponse:
-    try:
-        raw = json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return _invalid([{"field": "body", "message": f"not JSON: {exc}"}])
-    try:
-        return SearchBody.model_validate(raw)
+async def _body(request: Request, limits: ServerConfig) -> SearchBody | JSONResponse:
+    """The validated body; a 422 naming the field, or :class:`Refused` for a limit."""
+    from unified_search.server_guard import read_json
+
+    raw = await read_json(request, limits)
+    try:  # pydantic's parser bounds the nesting depth: a deep body is a 422, not a crash
+        body = SearchBody.model_validate_json(raw)
     except ValidationError as exc:
         return _invalid(_problems(exc))
+    if len(body.query) > limits.max_query_chars:
+        message = (
+            f"longer than the limit of {limits.max_query_chars} characters (server.max_query_chars)"
+        )
+        return _invalid([{"field": "query", "message": message}])
+    return body
 
 
 def _problems(exc: ValidationError) -> list[dict[str, str]]:
@@ -158,8 +197,8 @@ def _problems(exc: ValidationError) -> list[dict[str, str]]:
 def _references_endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         chat_id, request_id = request.path_params["chat_id"], request.path_params["request_id"]
-        if missing := await _missing_request(store, chat_id, request_id):
-            return missing
+        if refusal := await _not_in_chat(store, chat_id, request_id):
+            return refusal
         references = await store.aget_references(request_id)
         return _json({"references": [ref.model_dump(mode="json") for ref in references]})
 
@@ -170,10 +209,11 @@ def _reference_endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         chat_id, request_id = request.path_params["chat_id"], request.path_params["request_id"]
         raw = request.path_params["index"]
-        if not raw.isdigit() or int(raw) < 1:
-            return _invalid([{"field": "index", "message": "must be a whole number from 1"}])
-        if missing := await _missing_request(store, chat_id, request_id):
-            return missing
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_INDEX:
+            message = f"must be a whole number from 1 to {MAX_INDEX}"
+            return _invalid([{"field": "index", "message": message}])
+        if refusal := await _not_in_chat(store, chat_id, request_id):
+            return refusal
         reference = await store.aget_reference(request_id, int(raw))
         if reference is None:
             return _not_found(f"reference {raw} not found in request {request_id!r}")
@@ -182,16 +222,47 @@ def _reference_endpoint(store: SearchStore) -> Any:
     return endpoint
 
 
-async def _missing_request(
-    store: SearchStore, chat_id: str, request_id: str
+async def _not_continuable(
+    store: SearchStore, chat_id: str | None, request_id: str
 ) -> JSONResponse | None:
-    """A 404 response when ``request_id`` has no visible record in ``chat_id``, else ``None``."""
+    """Refuse continuing ``request_id`` unless ``chat_id`` created it (or it is the chat itself)."""
+    if chat_id is None:
+        message = "needs the chat_id of the chat that created the request"
+        return _invalid([{"field": "chat_id", "message": message}])
+    # The chat's own scope (its searches' default) may be new; any other must exist.
+    return await _not_in_chat(store, chat_id, request_id, new=request_id == chat_id)
+
+
+async def _not_in_chat(
+    store: SearchStore, chat_id: str, request_id: str, *, new: bool = False
+) -> JSONResponse | None:
+    """A 404 unless ``request_id`` was created in ``chat_id`` (its first record is the chat's).
+
+    A request with no record yet passes when it may be ``new``. IDs no search can have (a NUL, 300 characters) are a 422 naming them.
+    """
+    from unified_search.server_guard import id_problems
+
+    if problems := id_problems(chat_id=chat_id, request_id=request_id):
+        return _invalid(problems)
     searches = await store.aget_searches(request_id)
     if not searches:
-        return _not_found(f"request {request_id!r} not found")
-    if all(record.chat_id != chat_id for record in searches):
+        return None if new else _not_found(f"request {request_id!r} not found")
+    if searches[0].chat_id != chat_id:
         return _not_found(f"request {request_id!r} not found in chat {chat_id!r}")
     return None
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own refusals (404 no such route, 405 wrong method) as JSON."""
+    from starlette.exceptions import HTTPException
+
+    assert isinstance(exc, HTTPException)
+    return _json({"detail": exc.detail}, exc.status_code)
+
+
+async def _internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+    """A bug answers a plain JSON 500; the traceback goes to the server's log, never the client."""
+    return _json({"detail": "internal server error"}, 500)
 
 
 def _json(content: Any, status: int = 200) -> JSONResponse:

@@ -9,8 +9,11 @@ citation scope.
 Citation scope, first that applies: the caller's ``request_id``, ``thread_id``
 or ``chat_id``; otherwise the session's own scope, shared by everything built
 on one session (the tools of ``search_tools()``, a LlamaIndex tool spec, a
-retriever); otherwise the call. IDs are unique within a scope and never reused;
-with a record store they are persisted (see ``unified_search.numbering``).
+retriever); otherwise a new one for the call. IDs are unique within a scope and
+never reused; with a record store they are persisted (see
+``unified_search.numbering``). Searches are stored under the caller's chat (else
+thread, else the scope itself), which the response carries: whoever searched can
+read the references back by chat and request (``RunIds.address``).
 
 Failure policy, the same everywhere: when every source fails the call raises
 the first ``SearchError``; when some fail, the others' results come back and
@@ -21,7 +24,7 @@ raises on any failure.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict, Unpack
 
@@ -88,6 +91,20 @@ class RunIds(BaseModel):
     def conversation(self) -> str | None:
         """The conversation the searches are stored under: the chat, else the thread."""
         return self.chat_id or self.thread_id
+
+    def address(self, new_scope: Callable[[], str]) -> tuple[str, str]:
+        """The citation scope and the conversation of a call, the same rule everywhere.
+
+        What the caller gave comes first; a call without a scope gets ``new_scope()``,
+        and one without a conversation is stored under its scope as the chat, so
+        whoever got the answer can read its references back by (chat, request).
+
+        Example:
+            >>> RunIds().address(lambda: "s1"), RunIds(chat_id="c1").address(lambda: "s1")
+            (('s1', 's1'), ('c1', 'c1'))
+        """
+        scope = self.scope or new_scope()
+        return scope, self.conversation or scope
 
 
 class SearchOptions(BaseModel):
@@ -204,8 +221,8 @@ class Call(TypedDict, total=False):
 class _Addressed(TypedDict):
     """Where a call's citations and events go (``Searcher`` options)."""
 
-    request_id: str | None
-    chat_id: str | None
+    request_id: str
+    chat_id: str
     sinks: Iterable[EventSink]
 
 
@@ -256,7 +273,8 @@ class SearchSession:
     ) -> SearchResponse:
         """Search ``query`` as ``options`` say, within the call's scope, under the failure policy."""
         options = options or SearchOptions()
-        requests = options.build(query, default_types(self.searcher.config))
+        configured = default_types(self.searcher.config, options.collections, options.models)
+        requests = options.build(query, configured)
         response = await arun_mode(
             self.searcher,
             requests,
@@ -331,12 +349,10 @@ class SearchSession:
         return numbered.items
 
     def _ids(self, call: Call) -> _Addressed:
-        run = call.get("run")
-        return {
-            "request_id": self.scope_for(run),
-            "chat_id": run.conversation if run else None,
-            "sinks": call.get("sinks", ()),
-        }
+        scope, chat = (call.get("run") or RunIds()).address(
+            lambda: self.scope or self.searcher.new_scope()
+        )
+        return {"request_id": scope, "chat_id": chat, "sinks": call.get("sinks", ())}
 
     # -- sync twins -----------------------------------------------------------------------
 

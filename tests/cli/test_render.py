@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from unified_search.cli.console import stdout
 from unified_search.cli.render import markdown, show
 from unified_search.db.understanding import Understanding
+from unified_search.errors import ErrorCode, ErrorInfo
 from unified_search.response import SearchResponse
 from unified_search.types import Reference, ReferenceContext, SearchRequest, SearchResult
 
@@ -35,13 +38,55 @@ def response() -> SearchResponse:
     )
 
 
-def rendered(output: str) -> str:
+def rendered(output: str, shown: SearchResponse | None = None) -> str:
     buffer = io.StringIO()
     console = stdout()
     console.file = buffer
     console.width = 400  # wide enough that no cell wraps
-    show(console, response(), output)
+    show(console, shown or response(), output)
     return buffer.getvalue()
+
+
+def troubled() -> SearchResponse:
+    """One source failed, another answered, and the record was not stored."""
+    base = response()
+    failed = SearchResult(
+        type="db",
+        query="q",
+        error=ErrorInfo(
+            code=ErrorCode.NETWORK_ERROR, message="database unreachable", provider="db"
+        ),
+    )
+    warning = ErrorInfo(
+        code=ErrorCode.TIMEOUT, message="could not store the search record", provider="store"
+    )
+    return base.model_copy(
+        update={
+            "requests": [*base.requests, SearchRequest(query="q", type="db")],
+            "results": [SearchResult(type="web", query="q"), failed],
+            "warnings": [warning],
+        }
+    )
+
+
+@pytest.mark.parametrize("output", ["table", "markdown", "json"])
+def test_every_format_shows_failures_and_warnings(output: str) -> None:
+    """A reader of any format learns that a source failed and that the answer was not kept."""
+    text = rendered(output, troubled())
+    for needle in ("NETWORK_ERROR", "database unreachable", "TIMEOUT", "could not store"):
+        assert needle in text, (output, needle)
+    assert "partial" in text
+
+
+def test_markdown_lists_failures_after_the_references() -> None:
+    lines = markdown(troubled()).splitlines()
+    assert lines[0].startswith("1. **[ref_001] ")
+    assert lines[-3:] == [
+        "**Status: partial**",
+        "- failed: NETWORK_ERROR [db]: database unreachable",
+        "- warning: TIMEOUT [store]: could not store the search record",
+    ]
+    assert markdown(response()).count("Status") == 0  # nothing failed: nothing to say
 
 
 def test_table_prints_markup_and_emoji_codes_literally() -> None:
@@ -51,7 +96,7 @@ def test_table_prints_markup_and_emoji_codes_literally() -> None:
 
 
 def test_markdown_keeps_one_reference_per_item_line() -> None:
-    lines = markdown(response().references).splitlines()
+    lines = markdown(response()).splitlines()
     assert lines[0] == f"1. **[ref_001] {' '.join(HOSTILE.split())}** <https://shop.example/x>"
     assert len(lines) == 2
 
@@ -93,3 +138,23 @@ def _json(value: SearchResponse) -> str:
     console.file, console.width = buffer, 400
     show(console, value, "json")
     return buffer.getvalue()
+
+
+def test_the_table_shows_the_scores_it_is_ordered_by() -> None:
+    """After reranking, the source's own scores are in no order: the table shows the ranking's."""
+    base = response().references[0]
+    ranked = [
+        base.model_copy(
+            update={
+                "id": f"ref_00{i}",
+                "index": i,
+                "score": raw,
+                "metadata": {"rerank_score": rank},
+            }
+        )
+        for i, (raw, rank) in enumerate([(0.1, 0.93), (0.9, 0.61), (0.0, 0.42)], start=1)
+    ]
+    shown = response().model_copy(update={"context": ReferenceContext(references=ranked)})
+    rows = [line for line in rendered("table", shown).splitlines() if "ref_00" in line]
+    scores = [float(cell) for row in rows for cell in row.split("│")[5:6]]
+    assert scores == [0.93, 0.61, 0.42]

@@ -79,6 +79,17 @@ def test_deep_search_over_the_database(cli: Cli, shop_db: str) -> None:
     assert "intent: " in table.out and "sub-queries: monitors; " in table.out
 
 
+def test_deep_labels_the_intent_and_orders_the_scores(cli: Cli, shop_db: str) -> None:
+    args = ("--type", "db", "--db", shop_db, "--model", "products")
+    compared = cli("deep", "compare the Aurora and Studio Pro headphones", *args)
+    assert "intent: comparison" in compared.out, compared.out
+    listed = cli("deep", "latest headphones", *args)
+    assert "intent: status" in listed.out
+    rows = [line.split("│") for line in listed.out.splitlines() if "│ ref_0" in line]
+    scores = [float(row[5]) for row in rows]
+    assert len(scores) >= 2 and scores == sorted(scores, reverse=True)
+
+
 def test_partial_failure_exits_1_and_shows_the_failed_source(
     cli: Cli, shop_db: str, tmp_path: Path
 ) -> None:

@@ -184,7 +184,7 @@ async def test_a_threads_citations_open_through_the_http_api(kit, sqlite_store: 
     store = SearchStore(sqlite_store.url)
     app = create_app(Searcher(store=store), store)
     async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://t"
+        transport=httpx.ASGITransport(app=app), base_url="http://localhost"
     ) as http:
         for reference in shown:
             answer = await http.get(

@@ -35,7 +35,7 @@ async def api(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, Echo]]:
     echo = Echo()
     searcher = Searcher(handlers={"kb": echo, "db": Echo()}, store=store)
     transport = httpx.ASGITransport(app=create_app(searcher, store))
-    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
         yield http, echo
     await searcher.aclose()
 

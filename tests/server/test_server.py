@@ -47,7 +47,7 @@ async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}")
     searcher = Searcher(handlers={"kb": Shelf(), "db": Broken()}, store=store)
     transport = httpx.ASGITransport(app=create_app(searcher, store))
-    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
         yield http
     await searcher.aclose()
 
@@ -122,7 +122,9 @@ async def test_bad_search_bodies_are_422_naming_the_field(
 
 
 async def test_a_body_that_is_not_json_is_422(client: httpx.AsyncClient) -> None:
-    response = await client.post("/api/search", content=b"{not json")
+    response = await client.post(
+        "/api/search", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 422
     assert response.json()["detail"][0]["field"] == "body"
 
@@ -202,7 +204,7 @@ async def test_database_answers_say_how_the_question_was_understood(tmp_path: Pa
     store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}")
     searcher = Searcher({"db": {"url": f"sqlite:///{shop}"}}, store=store)
     transport = httpx.ASGITransport(app=create_app(searcher, store))
-    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
         answered = await search(http, query="products under $50", types=["db"])
         refused = await http.post(
             "/api/search", json={"query": "products of wobbly zorblax", "types": ["db"]}

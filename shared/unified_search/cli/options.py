@@ -85,7 +85,11 @@ def source_options(function: F) -> F:
             help="table: references and trace; json: the whole response; xml: the <references> "
             "block; markdown: a cited list.",
         ),
-        click.option("--chat-id", help="Conversation the stored search record belongs to."),
+        click.option(
+            "--chat-id",
+            help="Conversation the search is stored under; its citation numbers carry on "
+            "across the chat's searches (default: each search is a chat of its own).",
+        ),
     ]
     for decorate in reversed(decorators):
         function = decorate(function)

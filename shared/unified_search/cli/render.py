@@ -32,7 +32,7 @@ def show(console: Console, response: SearchResponse, output: str) -> None:
     elif output == "xml":
         console.print(response.context.xml, markup=False, highlight=False, soft_wrap=True)
     elif output == "markdown":
-        console.print(markdown(response.references), markup=False, highlight=False, soft_wrap=True)
+        console.print(markdown(response), markup=False, highlight=False, soft_wrap=True)
     else:
         show_table(console, response)
 
@@ -45,6 +45,8 @@ def show_table(console: Console, response: SearchResponse) -> None:
         console.print(escape(line), highlight=False)
     for error in response.errors:
         console.print(f"[red]failed[/red] {escape(error_line(error))}")
+    for warning in response.warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(error_line(warning))}")
     console.print(
         f"status: {response.status}  request id: {response.request_id}  "
         f"({response.duration_ms:.0f} ms)",
@@ -61,6 +63,7 @@ def response_json(response: SearchResponse) -> dict[str, Any]:
         "duration_ms": round(response.duration_ms, 3),
         "references": [ref.model_dump(mode="json") for ref in response.references],
         "errors": [error.model_dump(mode="json") for error in response.errors],
+        "warnings": [warning.model_dump(mode="json") for warning in response.warnings],
         "trace": [trace_row(node) for node in response.trace if node.kind == "search_item"],
         "understood": understood_json(response.results),
         "xml": response.context.xml,
@@ -90,12 +93,18 @@ def references_table(references: Sequence[Reference], title: str = "References")
             ref.type.value,
             escape(flat(ref.title, 60)),
             escape(where(ref)),
-            f"{ref.score:.2f}",
+            f"{ranking_score(ref):.2f}",
             escape(flat(ref.content, SNIPPET)),
         )
     if not references:
         table.add_row("-", "-", "no references found", "", "", "")
     return table
+
+
+def ranking_score(ref: Reference) -> float:
+    """The score the references are ordered by: the reranker's, else the source's own."""
+    score = ref.metadata.get("rerank_score")
+    return float(score) if isinstance(score, int | float) else ref.score
 
 
 def where(ref: Reference) -> str:
@@ -160,16 +169,20 @@ def error_line(error: ErrorInfo) -> str:
     return f"{error.code.value}{provider}: {flat(error.message)}"
 
 
-def markdown(references: Sequence[Reference]) -> str:
-    """A numbered Markdown list of the references, each with its citation ID."""
-    if not references:
-        return "_No references found._"
+def markdown(response: SearchResponse) -> str:
+    """A numbered Markdown list of the references, each with its citation ID, then the failures."""
     lines = []
-    for ref in references:
+    for ref in response.references:
         link = f" <{ref.url}>" if ref.url else f" ({where(ref)})" if where(ref) else ""
         lines.append(f"{ref.index}. **[{ref.id}] {flat(ref.title) or '(untitled)'}**{link}")
         if ref.content:
             lines.append(f"   {flat(ref.content, 300)}")
+    if not lines:
+        lines.append("_No references found._")
+    problems = [f"- failed: {error_line(e)}" for e in response.errors]
+    problems += [f"- warning: {error_line(w)}" for w in response.warnings]
+    if problems:
+        lines += ["", f"**Status: {response.status}**", *problems]
     return "\n".join(lines)
 
 

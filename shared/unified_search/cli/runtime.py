@@ -23,6 +23,7 @@ from unified_search.deep import default_types, usable_providers
 from unified_search.modes import QueryMode, arun_mode
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
+from unified_search.session import RunIds
 from unified_search.store import SearchStore
 from unified_search.types import SearchRequest, SearchType
 
@@ -65,15 +66,21 @@ async def arun_search(
     *,
     mode: QueryMode | None = None,
     rerank: str | None = None,
+    chat_id: str | None = None,
     **options: Any,
 ) -> SearchResponse:
-    """Check the sources, then run one request per type in ``mode`` (``rerank`` names the reranker)."""
+    """Check the sources, then run one request per type in ``mode`` (``rerank`` names the reranker).
+
+    The search is stored under ``chat_id`` as the HTTP API and the adapters store theirs
+    (``RunIds.address``): the chat is the citation scope, and a search without one is its own chat.
+    """
     await check_sources(searcher, types)
     fields = {"rerank": {"uses": rerank}} if rerank else {}
     requests = [
         SearchRequest.model_validate({**fields, "query": query, "type": kind}) for kind in types
     ]
-    return await arun_mode(searcher, requests, mode, **options)
+    scope, chat = RunIds(chat_id=chat_id).address(searcher.new_scope)
+    return await arun_mode(searcher, requests, mode, request_id=scope, chat_id=chat, **options)
 
 
 async def check_sources(searcher: Searcher, types: Sequence[SearchType]) -> None:

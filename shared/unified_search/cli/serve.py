@@ -5,6 +5,9 @@ factory in the worker), over the configuration named by
 ``$UNIFIED_SEARCH_CONFIG`` and the record store of ``$UNIFIED_SEARCH_HOME``:
 every worker records into that one store, so any of them resolves the
 citations another has shown, and citation numbering continues across them.
+
+Bound beyond loopback, the API requires a bearer token: ``serve`` refuses to
+start unless ``$UNIFIED_SEARCH_API_TOKEN`` holds one (the workers inherit it).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from unified_search._optional import MissingDependencyError, require
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.settings import load_config
 from unified_search.config import CONFIG_ENV
+from unified_search.server_config import MIN_TOKEN_CHARS, TOKEN_ENV, is_loopback
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -52,6 +56,11 @@ def serve(host: str, port: int, workers: int, config_path: str | None) -> int:
 
     Searches are recorded in the search store, so every answer's citations can be
     looked up again by request ID and index, from any worker.
+
+    \b
+    Access: clients send "Authorization: Bearer $UNIFIED_SEARCH_API_TOKEN" when that
+    variable is set; it must be set to serve beyond loopback (--host 0.0.0.0).
+    Limits, allowed Host names and CORS origins: the server section of search.yml.
     """  # noqa: D301 - click reads \b as "keep these lines"
     try:
         uvicorn = require("uvicorn", extra="server", purpose="serve")
@@ -59,10 +68,24 @@ def serve(host: str, port: int, workers: int, config_path: str | None) -> int:
     except MissingDependencyError as exc:
         raise BadInput(str(exc)) from exc
     load_config(config_path)  # a bad file stops here, before any worker starts
+    check_token(host, os.environ.get(TOKEN_ENV))
     if config_path is not None:
         os.environ[CONFIG_ENV] = os.path.abspath(config_path)  # the workers read it from there
     uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers)
     return 0
+
+
+def check_token(host: str, token: str | None) -> None:
+    """Refuse to serve beyond loopback without a token, and any token too short to guess at."""
+    if token is None or not token.strip():
+        if is_loopback(host):
+            return
+        raise BadInput(
+            f"serving on {host} needs a bearer token: set {TOKEN_ENV} to a secret of at least "
+            f"{MIN_TOKEN_CHARS} characters (clients send 'Authorization: Bearer <token>')"
+        )
+    if len(token.strip()) < MIN_TOKEN_CHARS:
+        raise BadInput(f"{TOKEN_ENV} is too short: use at least {MIN_TOKEN_CHARS} characters")
 
 
 def worker_app() -> Starlette:
@@ -77,7 +100,7 @@ def worker_app() -> Starlette:
 
     store = SearchStore()
     searcher = Searcher(load_config(None), store=store)
-    app = create_app(searcher, store)
+    app = create_app(searcher, store, token=os.environ.get(TOKEN_ENV, "").strip() or None)
 
     @asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:

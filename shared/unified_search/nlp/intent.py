@@ -88,8 +88,8 @@ _SIGNALS: dict[Intent, tuple[str, ...]] = {
     Intent.COMPARISON: (
         r"\bvs\b\.?",
         r"\bversus\b",
-        r"\bcompared? (?:to|with)\b",
-        r"\bcomparison\b",
+        r"\bcompar(?:e|es|ed|ing|ison)\b",
+        r"\bwhich (?:one )?(?:is|are) (?:better|faster|cheaper)\b",
         r"\bdifferences? between\b",
         r"\b(?:better|faster|cheaper) than\b",
         r"\bpros and cons\b",

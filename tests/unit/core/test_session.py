@@ -93,7 +93,38 @@ def test_without_types_every_configured_source_is_searched():
     assert all(r.source == "user" for r in requests)
 
 
+@pytest.mark.parametrize(
+    ("options", "searched"),
+    [
+        (SearchOptions(collections=["help"]), ["kb"]),
+        (SearchOptions(models=["products"]), ["db"]),
+        (SearchOptions(collections=["help"], models=["products"]), ["kb", "db"]),
+        (SearchOptions(collections=["help"], types=["db"]), ["db"]),
+    ],
+)
+async def test_without_types_the_sources_the_options_name_are_searched(options, searched):
+    """The CLI's --collection searches the knowledge base; so do ``collections`` here."""
+    response = await SearchSession(engine()).asearch("q", options)
+    assert [request.type.value for request in response.requests] == searched
+
+
 # -- scopes ---------------------------------------------------------------------------------
+
+
+async def test_a_search_without_a_chat_is_stored_under_its_scope(tmp_path: Path):
+    """Whoever searched can find its record by chat, whatever the call gave."""
+    with SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}") as store:
+        shared, own = SearchSession(engine(store)), SearchSession(engine(store), shared_scope=False)
+        answers = [
+            await shared.asearch("a", SearchOptions(types=["kb"])),
+            await own.asearch("b", SearchOptions(types=["kb"])),
+            await own.asearch("c", SearchOptions(types=["kb"]), run=RunIds(request_id="r9")),
+            await own.asearch("d", SearchOptions(types=["kb"]), run=RunIds(thread_id="t9")),
+        ]
+        assert [a.chat_id for a in answers] == [shared.scope, answers[1].request_id, "r9", "t9"]
+        for answer in answers:
+            [record] = store.find_searches(chat_id=answer.chat_id)
+            assert record.request_id == answer.request_id
 
 
 async def test_a_session_is_one_scope_and_run_ids_choose_another():

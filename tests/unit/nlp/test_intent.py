@@ -43,6 +43,21 @@ def test_every_intent_is_covered_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(
+    "query",
+    [
+        "compare the Aurora and Studio Pro headphones",
+        "Compare Postgres with MySQL",
+        "comparing Rust and Go for web servers",
+        "Kafka compared to RabbitMQ",
+        "which is better, Vue or React",
+        "which one is faster: uv or pip",
+    ],
+)
+def test_comparisons_in_everyday_words(query: str) -> None:
+    assert classify_intent(query) is Intent.COMPARISON
+
+
+@pytest.mark.parametrize(
     ("query", "intent"),
     [
         ("latest news about Rust", Intent.NEWS),  # news is more specific than status
@@ -88,7 +103,11 @@ def test_intent_weights_are_the_design_table(
     intent: Intent, keyword: float, freshness: float, authority: float
 ) -> None:
     weights = STRATEGIES[intent].weights
-    assert (weights.keyword, weights.freshness, weights.authority) == (keyword, freshness, authority)
+    assert (weights.keyword, weights.freshness, weights.authority) == (
+        keyword,
+        freshness,
+        authority,
+    )
 
 
 @pytest.mark.parametrize(

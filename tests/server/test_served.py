@@ -1,0 +1,133 @@
+"""``unified-search serve`` as an operator runs it: the token it insists on beyond loopback,
+and a stalled upload answered 408 and let go, over a real socket."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+TOKEN_ENV = "UNIFIED_SEARCH_API_TOKEN"
+TOKEN = "a-long-enough-test-token-4242"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("UNIFIED_SEARCH_")}
+    return {**clean, "UNIFIED_SEARCH_HOME": str(tmp_path / "home"), **extra}
+
+
+def serve(tmp_path: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "unified_search.cli", "serve", *args],
+        env=environment(tmp_path, **env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_until_served(port: int, server: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.communicate()[1]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("the server did not start")
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """A server on loopback with a one-second body timeout and a token."""
+    config = tmp_path / "search.yml"
+    config.write_text("server:\n  body_timeout: 1\n")
+    port = free_port()
+    server = serve(tmp_path, "--port", str(port), "--config", str(config), **{TOKEN_ENV: TOKEN})
+    try:
+        wait_until_served(port, server)
+        yield port, server
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)  # and close its pipes
+
+
+@pytest.mark.parametrize(
+    ("host", "token", "says"),
+    [
+        ("0.0.0.0", None, f"needs a bearer token: set {TOKEN_ENV}"),
+        ("0.0.0.0", "   ", f"needs a bearer token: set {TOKEN_ENV}"),
+        ("::", None, f"needs a bearer token: set {TOKEN_ENV}"),
+        ("192.0.2.10", None, f"needs a bearer token: set {TOKEN_ENV}"),
+        ("0.0.0.0", "short", f"{TOKEN_ENV} is too short"),
+    ],
+)
+def test_serving_beyond_loopback_without_a_token_refuses_to_start(
+    tmp_path: Path, host: str, token: str | None, says: str
+) -> None:
+    port = free_port()
+    env = {TOKEN_ENV: token} if token is not None else {}
+    server = serve(tmp_path, "--host", host, "--port", str(port), **env)
+    try:
+        _, err = server.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # it started serving: stop it, then fail
+        server.kill()
+        server.communicate()
+        raise AssertionError(f"serve --host {host} started without a usable token") from None
+    assert server.returncode == 2, err
+    assert says in err and "Traceback" not in err
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        pass  # nothing listens
+
+
+def test_the_token_is_required_once_set(running: tuple[int, subprocess.Popen[str]]) -> None:
+    port, _ = running
+    url = f"http://127.0.0.1:{port}/api/chat/c/request/r/references"
+    refused = httpx.get(url, timeout=30)
+    assert refused.status_code == 401 and TOKEN not in refused.text
+    allowed = httpx.get(url, headers={"authorization": f"Bearer {TOKEN}"}, timeout=30)
+    assert allowed.status_code == 404  # past the gate: no such request
+    assert allowed.json() == {"detail": "request 'r' not found"}
+
+
+def test_a_stalled_upload_is_answered_408_and_its_connection_closed(
+    running: tuple[int, subprocess.Popen[str]],
+) -> None:
+    port, _ = running
+    head = (
+        "POST /api/search HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as stalled:
+        stalled.sendall(head.encode() + b'{"query": "')  # ... and nothing more
+        started = time.monotonic()
+        # Meanwhile the server answers others.
+        other = httpx.get(
+            f"http://127.0.0.1:{port}/api/chat/c/searches",
+            headers={"authorization": f"Bearer {TOKEN}"},
+            timeout=10,
+        )
+        assert other.status_code == 200
+        received = b""
+        while chunk := stalled.recv(65536):  # until the server closes the connection
+            received += chunk
+        waited = time.monotonic() - started
+    assert received.startswith(b"HTTP/1.1 408 "), received[:200]
+    assert b'"field":"body"' in received and b"server.body_timeout" in received
+    assert b"connection: close" in received.lower()
+    assert 0.9 <= waited < 4  # closed on the answer, not at the keep-alive timeout after it
