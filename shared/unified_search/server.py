@@ -76,6 +76,8 @@ def create_app(searcher: Searcher, store: SearchStore) -> Starlette:
     """Build the ASGI application over ``searcher`` (which should record into ``store``).
 
     Example:
+        Not run here: it serves HTTP until stopped.
+
         >>> app = create_app(Searcher(store=store), store)  # doctest: +SKIP
         >>> uvicorn.run(app)  # doctest: +SKIP
     """
