@@ -82,6 +82,8 @@ class AutoSearch(SessionBinding, SearchOptions, RunnableSerializable[Any, State]
     """Search the conversation's last user message and inject cited references.
 
     Example:
+        Not run here: it needs an indexed collection and a chat model.
+
         >>> auto = AutoSearch(config={"kb": {"collections": ["handbook"]}}, types=["kb"])  # doctest: +SKIP
         >>> chain = auto.with_model(chat_model) | CitationOutputParser()  # doctest: +SKIP
         >>> chain.invoke("What is our refund policy?").references  # doctest: +SKIP

@@ -81,6 +81,8 @@ class UnifiedSearchCallbackHandler(BaseCallbackHandler):
     for a UI; ``SearchTrace.done`` tells when it is final.
 
     Example:
+        Not run here: ``retriever`` stands for a configured retriever.
+
         >>> handler = UnifiedSearchCallbackHandler(on_progress=print)
         >>> retriever.invoke("query", config={"callbacks": [handler]})  # doctest: +SKIP
         Searching...

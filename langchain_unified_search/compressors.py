@@ -25,6 +25,8 @@ class UnifiedSearchReranker(SessionBinding, BaseDocumentCompressor):
     with their metadata unchanged but for ``metadata["unified_search"]["rerank_score"]``.
 
     Example:
+        Not run here: ``retriever`` is the caller's base retriever.
+
         >>> from langchain_classic.retrievers import ContextualCompressionRetriever  # doctest: +SKIP
         >>> ContextualCompressionRetriever(
         ...     base_compressor=UnifiedSearchReranker(reranker="weighted", top_n=3),

@@ -38,6 +38,8 @@ class UnifiedSearchRetriever(SessionBinding, SearchOptions, BaseRetriever):
     Per call, ``invoke`` accepts every ``SearchOptions`` field (``k``, ``types`` ...).
 
     Example:
+        Not run here: it needs an indexed collection ``docs``.
+
         >>> retriever = UnifiedSearchRetriever(
         ...     config={"kb": {"collections": ["docs"]}}, types=["kb"], k=3
         ... )  # doctest: +SKIP

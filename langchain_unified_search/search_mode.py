@@ -17,6 +17,8 @@ class SearchMode(SearchModeTools[SearchTool]):
     """The tools, the system prompt and the reminder of search mode; use all three while it is on.
 
     Example:
+        Not run here: ``agent_tools`` and ``model`` are the caller's.
+
         >>> mode = search_mode(config={})
         >>> tools = mode.filter(agent_tools)  # doctest: +SKIP
         >>> model.bind_tools(tools).invoke([mode.system_message, mode.remind("news?")])  # doctest: +SKIP

@@ -61,6 +61,8 @@ class SearchTool(SessionBinding, BaseTool):
     Subclasses set ``tool``. ``limits`` restrict what the model may search.
 
     Example:
+        Not run here: it calls the Tavily API.
+
         >>> tool = WebSearchTool(config={"web": {"providers": ["tavily"]}})  # doctest: +SKIP
         >>> tool.invoke({"name": "web_search", "args": {"query": "x"}, "id": "1", "type": "tool_call"})  # doctest: +SKIP
     """

@@ -46,6 +46,8 @@ def resolve_citations(
             citing by URL or title is resolved against the nodes' URLs and titles.
 
     Example:
+        Not run here: ``engine`` is the caller's query engine.
+
         >>> answer = engine.query("What is a heat pump?")  # doctest: +SKIP
         >>> resolve_citations(answer).unknown  # doctest: +SKIP
         []

@@ -21,6 +21,8 @@ class SearchTraceCollector(BaseEventHandler):
     collector is thread-safe.
 
     Example:
+        Not run here: ``retriever`` stands for a configured retriever.
+
         >>> from llama_index.core.instrumentation import get_dispatcher
         >>> collector = SearchTraceCollector()
         >>> get_dispatcher().add_event_handler(collector)

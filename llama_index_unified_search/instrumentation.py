@@ -31,6 +31,8 @@ class EventForwarder:
     is made: sync searches run on a background loop, where neither is visible.
 
     Example:
+        Not run here: ``searcher`` and ``request`` are the caller's.
+
         >>> forward = EventForwarder.capture()
         >>> await searcher.asearch(request, sinks=[forward])  # doctest: +SKIP
     """

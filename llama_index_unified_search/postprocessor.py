@@ -31,6 +31,8 @@ class UnifiedRerankPostprocessor(BaseNodePostprocessor):
     any index.
 
     Example:
+        Not run here: ``nodes`` are the caller's retrieved nodes.
+
         >>> rerank = UnifiedRerankPostprocessor(reranker="weighted", top_n=3)
         >>> best = rerank.postprocess_nodes(nodes, query_str="solar panels")  # doctest: +SKIP
     """

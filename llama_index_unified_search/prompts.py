@@ -51,6 +51,8 @@ def citation_qa_template(config: SearchConfig | CitationConfig | None = None) ->
     """Return a text-QA template that asks for citations in ``citation.format``.
 
     Example:
+        Not run here: ``retriever`` and ``llm`` are the caller's.
+
         >>> engine = RetrieverQueryEngine.from_args(  # doctest: +SKIP
         ...     retriever, llm=llm, text_qa_template=citation_qa_template()
         ... )

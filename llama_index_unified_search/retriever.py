@@ -47,6 +47,8 @@ class UnifiedSearchRetriever(BaseRetriever):
     ``strict`` raises on any failure.
 
     Example:
+        Not run here: it needs an indexed collection and web access.
+
         >>> retriever = UnifiedSearchRetriever(
         ...     config={"kb": {"collections": ["docs"]}}, types=["kb", "web"], top_k=5
         ... )

@@ -21,6 +21,8 @@ class SearchMode(SearchModeTools[FunctionTool]):
     """The tools, the system prompt and the reminder of search mode; use all three while it is on.
 
     Example:
+        Not run here: ``tools`` and the agent's LLM are the caller's.
+
         >>> mode = search_mode(config={"web": {"providers": ["tavily"]}})
         >>> agent = FunctionAgent(tools=mode.filter(tools), system_prompt=mode.system_prompt)  # doctest: +SKIP
         >>> await agent.run(mode.remind("latest Rust release?"))  # doctest: +SKIP

@@ -32,6 +32,8 @@ class UnifiedSearchToolSpec(BaseToolSpec):
     A tool's raw output is a ``ToolAnswer`` whose ``response`` holds the references.
 
     Example:
+        Not run here: it needs a ``search.yml`` and an LLM.
+
         >>> from llama_index.core.agent.workflow import FunctionAgent  # doctest: +SKIP
         >>> tools = UnifiedSearchToolSpec(config="search.yml").to_tool_list()  # doctest: +SKIP
         >>> agent = FunctionAgent(tools=tools, llm=llm)  # doctest: +SKIP

@@ -24,9 +24,12 @@ class PerLoop(Generic[T]):
     """Build a resource lazily for each running loop and close them all at the end.
 
     Example:
+        >>> import httpx
         >>> clients = PerLoop(httpx.AsyncClient, lambda c: c.aclose())
         >>> async def use():
-        ...     return clients.get() is clients.get()
+        ...     same = clients.get() is clients.get()
+        ...     await clients.aclose()
+        ...     return same
         >>> asyncio.run(use())
         True
     """

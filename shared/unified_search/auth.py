@@ -58,6 +58,8 @@ class RedactingFilter(logging.Filter):
     """A logging filter that removes known keys from every record it sees.
 
     Example:
+        Not run here: it changes a logger of the whole process.
+
         >>> logging.getLogger("httpx").addFilter(RedactingFilter())  # doctest: +SKIP
     """
 

@@ -33,6 +33,8 @@ async def call_mcp_tool(
             session fails, NETWORK_ERROR when the server cannot be started or reached.
 
     Example:
+        Not run here: it starts an MCP server process.
+
         >>> cfg = SearchConfig.load(profile={"mcp": {"search": {"command": "my-mcp-server"}}})
         >>> asyncio.run(call_mcp_tool(cfg, "search", "web_search", {"query": "rag"}))  # doctest: +SKIP
     """

@@ -75,6 +75,8 @@ async def arun_mode(
     """Search ``requests`` in ``mode`` on ``searcher``; ``options`` are ``Searcher.arun``'s.
 
     Example:
+        Not run here: ``searcher`` stands for a configured Searcher.
+
         >>> response = await arun_mode(searcher, [SearchRequest(query="rust async")], "answer")  # doctest: +SKIP
         >>> print(response.context.prompt)  # doctest: +SKIP
     """

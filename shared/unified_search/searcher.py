@@ -90,6 +90,8 @@ class Searcher(Closable):
     checked when the Searcher is built (``ConfigurationError`` listing the valid ones).
 
     Example:
+        Not run here: it needs an indexed collection ``docs``.
+
         >>> async with Searcher({"kb": {"collections": ["docs"]}}) as searcher:  # doctest: +SKIP
         ...     response = await searcher.asearch({"query": "vector index", "type": "kb"})
         ...     print(response.context.xml)

@@ -89,6 +89,8 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
     with a ``token``, every request must send ``Authorization: Bearer <token>``.
 
     Example:
+        Not run here: it serves HTTP until stopped.
+
         >>> app = create_app(Searcher(store=store), store)  # doctest: +SKIP
         >>> uvicorn.run(app)  # doctest: +SKIP
     """

@@ -248,6 +248,8 @@ class SearchSession:
     """Search with one policy and one citation scope for everything built on this session.
 
     Example:
+        Not run here: it needs an indexed collection ``docs``.
+
         >>> session = SearchSession(Searcher({"kb": {"collections": ["docs"]}}))  # doctest: +SKIP
         >>> response = session.search("vector index", SearchOptions(types=["kb"]))  # doctest: +SKIP
         >>> answer = session.call_tool("kb_search", {"query": "vector index"})  # doctest: +SKIP

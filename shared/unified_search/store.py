@@ -395,6 +395,8 @@ class SearchStore(Closable):
         records call it, the kind of source searched (``web``, ``kb``, ``db``).
 
         Example:
+            Not run here: ``store`` stands for an open SearchStore.
+
             >>> store.find_searches(chat_id="c1", source="kb")  # doctest: +SKIP
         """
         if limit < 1:

@@ -27,7 +27,7 @@ def test_quickstart_has_one_run_command_and_one_test_command() -> None:
     commands = re.findall(r"```bash\n(.*?)```", quickstart, flags=re.S)
     assert [c.strip().count("\n") for c in commands] == [0, 0]
     assert commands[0].strip().endswith("unified-search demo")
-    assert commands[1].strip().endswith("pytest")
+    assert commands[1].strip().endswith("pytest --cov")
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1].strip().replace('-e ".[dev]"', '-q -e ".[dev]"') in ci
 

@@ -47,6 +47,8 @@ class IndexProgress:
     """Receive ``IngestProgress`` updates and show them; remember the last one.
 
     Example:
+        Not run here: ``console`` is the caller's Rich console.
+
         >>> with IndexProgress(console, quiet=False) as shown:  # doctest: +SKIP
         ...     kb.index_paths("help", ["docs/"], progress=shown)
     """

@@ -32,6 +32,8 @@ class Compiled:
     """A compiled query and how to read its answer rows.
 
     Example:
+        Not run here: ``models`` is a catalog reflected from a database.
+
         >>> compiled = compile_dsl(QueryDSL(model="products"), models, max_results=5, user={})  # doctest: +SKIP
         >>> compiled.keys[:2]  # doctest: +SKIP
         ('id', 'name')
@@ -70,6 +72,8 @@ def compile_dsl(
     """Build the ``select`` for ``dsl`` over the exposed ``models``; raise INVALID_QUERY otherwise.
 
     Example:
+        Not run here: ``models`` is a catalog reflected from a database.
+
         >>> compile_dsl(QueryDSL(model="products"), models, max_results=20, user={})  # doctest: +SKIP
     """
     return _Query(dsl, models, user).compile(max_results)

@@ -28,9 +28,9 @@ class InvalidDSL(ValueError):
     """A delegate answered with something that is not a usable DSL.
 
     Example:
-        >>> parse_answer("not json", ["products"])  # doctest: +SKIP
+        >>> parse_answer("not json", ["products"])
         Traceback (most recent call last):
-        InvalidDSL: answer is not JSON: Expecting value
+        unified_search.db.delegated.InvalidDSL: answer is not JSON: Expecting value...
     """
 
 

@@ -90,6 +90,8 @@ class DBHandler:
     """Answer ``type: db`` requests over the database at ``db.url``.
 
     Example:
+        Not run here: the Searcher would record into the user's data folder.
+
         >>> handler = DBHandler.from_config(SearchConfig.load(profile={"db": {"url": "sqlite:///shop.db"}}))
         >>> searcher = Searcher(handlers={"db": handler})  # doctest: +SKIP
     """

@@ -70,6 +70,8 @@ class Relations:
     """The foreign keys among a set of exposed models, and the ways to walk them.
 
     Example:
+        Not run here: ``models`` is a catalog reflected from a database.
+
         >>> Relations(models).paths("customers", "products")  # doctest: +SKIP
         [(Step(customers ← orders), Step(orders → products))]
     """

@@ -139,7 +139,8 @@ def build_shop_database(path: str | Path, *, overwrite: bool = True) -> Path:
     """Write the sample shop database to ``path`` (SQLite) and return the path.
 
     Example:
-        >>> build_shop_database("/tmp/shop.db").name  # doctest: +SKIP
+        >>> import tempfile
+        >>> build_shop_database(Path(tempfile.mkdtemp()) / "shop.db").name
         'shop.db'
     """
     target = Path(path)

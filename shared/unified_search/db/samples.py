@@ -34,6 +34,8 @@ class ValueSampler:
     """Category values and words per text column of a model, cached for ``ttl`` seconds.
 
     Example:
+        Not run here: ``schema`` and ``executor`` come from a database.
+
         >>> sample = await ValueSampler(limit=50, rows=1000, ttl=300).sample(schema, executor, {})  # doctest: +SKIP
         >>> sample.categories["category"]  # doctest: +SKIP
         ('Books', 'Electronics', 'Home')

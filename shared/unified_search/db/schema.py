@@ -52,6 +52,8 @@ class ModelSchema:
     """A reflected model with its settings applied.
 
     Example:
+        Not run here: ``schema`` is a model reflected from a database.
+
         >>> schema.columns["price"].kind  # doctest: +SKIP
         'float'
     """
@@ -190,6 +192,8 @@ class SchemaCatalog:
     database fails within its deadline instead of blocking.
 
     Example:
+        Not run here: ``engine`` is an engine over the caller's database.
+
         >>> catalog = SchemaCatalog(engine)  # doctest: +SKIP
         >>> catalog.model("products", ModelSettings()).primary_key  # doctest: +SKIP
         ('id',)

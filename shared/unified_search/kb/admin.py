@@ -78,6 +78,8 @@ class KBAdmin:
         """Index files and folders so ``collection`` mirrors them (only changes are read).
 
         Example:
+            Not run here: ``docs/`` stands for a folder of the caller's.
+
             >>> kb.index_paths("help", ["docs/"]).skipped  # doctest: +SKIP
             [SkippedFile(path='logo.png', reason='unsupported file type .png')]
         """

@@ -47,6 +47,8 @@ class KBCollection:
     """A Chroma collection with its lexical index and graph beside it.
 
     Example:
+        Not run here: it needs an open Chroma collection.
+
         >>> coll = KBCollection("docs", chroma_collection, SideStore(path))  # doctest: +SKIP
         >>> coll.search([0.1, ...], ["vector"], limit=5, config=HybridConfig())  # doctest: +SKIP
     """

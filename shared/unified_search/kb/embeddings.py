@@ -47,6 +47,8 @@ class LangChainEmbedding:
     """Use a LangChain ``Embeddings`` object (``embed_documents``/``embed_query``).
 
     Example:
+        Not run here: it calls the OpenAI API (``langchain-openai``).
+
         >>> embed = LangChainEmbedding(OpenAIEmbeddings(), name="text-embedding-3-small")  # doctest: +SKIP
     """
 
@@ -69,6 +71,8 @@ class LlamaIndexEmbedding:
     """Use a LlamaIndex ``BaseEmbedding`` (``get_text_embedding_batch``).
 
     Example:
+        Not run here: it downloads a model from Hugging Face.
+
         >>> embed = LlamaIndexEmbedding(HuggingFaceEmbedding(model_name="..."))  # doctest: +SKIP
     """
 

@@ -9,6 +9,8 @@ still read. Documents are named by their path relative to the folder they were
 found in, so no absolute path of this machine reaches an index or a citation.
 
 Example:
+    Not run here: ``docs/`` stands for a folder of the caller's.
+
     >>> reader = DirectoryReader("docs/")  # doctest: +SKIP
     >>> docs = reader.load()  # doctest: +SKIP
     >>> [(s.path, s.reason) for s in reader.skipped]  # doctest: +SKIP
@@ -268,6 +270,8 @@ class DirectoryReader:
     ``SimpleDirectoryReader``: ``load`` / ``aload`` / ``lazy_load``.
 
     Example:
+        Not run here: ``docs/`` stands for a folder of the caller's.
+
         >>> reader = DirectoryReader("docs/", exclude=["drafts/*"])  # doctest: +SKIP
         >>> docs = reader.load()  # doctest: +SKIP
         >>> reader.skipped  # doctest: +SKIP

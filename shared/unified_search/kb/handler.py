@@ -53,7 +53,9 @@ class KBHandler(KBAdmin):
     """Search and fill Chroma collections with hybrid (BM25 + dense) retrieval.
 
     Example:
-        >>> kb = KBHandler.from_config(SearchConfig.load(profile={"kb": {"data_dir": "/tmp/kb"}}))
+        >>> import tempfile
+        >>> profile = {"kb": {"data_dir": tempfile.mkdtemp()}}
+        >>> kb = KBHandler.from_config(SearchConfig.load(profile=profile))
         >>> kb.add_documents("notes", [{"id": "n1", "text": "Chroma stores vectors."}]).added
         1
     """

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -33,7 +34,11 @@ def _stemmer() -> Any:
 
 
 def _bm25s() -> Any:
-    return require("bm25s", extra="kb", purpose="lexical search")
+    # bm25s imports tqdm.auto, which warns "IProgress not found" in a Jupyter kernel
+    # without ipywidgets; this index never shows a progress bar, so the warning says nothing.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        return require("bm25s", extra="kb", purpose="lexical search")
 
 
 def analyze(text: str) -> list[str]:

@@ -26,6 +26,8 @@ class OpenAIEmbedding:
     """Embed texts through ``POST {base_url}/embeddings``.
 
     Example:
+        Not run here: it calls the OpenAI API.
+
         >>> embed = OpenAIEmbedding("text-embedding-3-small", api_key="sk-...")  # doctest: +SKIP
         >>> embed(["hello"])  # doctest: +SKIP
     """

@@ -102,18 +102,27 @@ def _quantize(source: Path, target: Path) -> None:
 def _quiet_advice() -> Iterator[None]:
     """Drop the advice to pre-process the graph that the quantiser logs on every call.
 
-    The speed and quality figures above were measured without that step.
+    The speed and quality figures above were measured without that step. The
+    advice goes through ``logging.warning``, which gives a root logger without
+    handlers a stderr handler for good (``basicConfig``): every library's records
+    would then print, bm25s's debug lines among them. A placeholder handler held
+    for the call keeps the root logger as the application left it.
     """
 
     def advice(record: logging.LogRecord) -> bool:
         return not record.getMessage().startswith("Please consider to run pre-processing")
 
     root = logging.getLogger()
+    placeholder = None if root.handlers else logging.NullHandler()
     root.addFilter(advice)
+    if placeholder:
+        root.addHandler(placeholder)
     try:
         yield
     finally:
         root.removeFilter(advice)
+        if placeholder:
+            root.removeHandler(placeholder)
 
 
 def _fold_stored_weights(model: Any, numpy_helper: Any) -> None:

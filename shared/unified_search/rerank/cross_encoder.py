@@ -59,6 +59,8 @@ class OnnxCrossEncoder:
     """Score pairs with a cross-encoder exported to ONNX (logits of the last output column).
 
     Example:
+        Not run here: it needs an exported ONNX model file.
+
         >>> scorer = OnnxCrossEncoder("ms-marco-MiniLM-L6.onnx")  # doctest: +SKIP
         >>> scorer([("what is rrf", "Reciprocal rank fusion merges lists")])  # doctest: +SKIP
         [7.1]

@@ -159,6 +159,8 @@ class SQLiteCache:
     """Persistent cache in one SQLite file; blocking calls run in a worker thread.
 
     Example:
+        Not run here: it writes a file in /tmp.
+
         >>> cache = SQLiteCache("/tmp/web-cache.sqlite", ttl=3600, max_entries=1000)  # doctest: +SKIP
     """
 
@@ -227,6 +229,8 @@ class RedisCache:
     hung server fails fast instead of holding the search.
 
     Example:
+        Not run here: it needs a Redis server.
+
         >>> cache = RedisCache("redis://127.0.0.1:6379/0", ttl=3600, max_entries=1000)  # doctest: +SKIP
     """
 

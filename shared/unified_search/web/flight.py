@@ -69,6 +69,8 @@ class CachedCalls:
     """Answer provider calls from the cache, or make each missing one once.
 
     Example:
+        Not run here: ``key``, ``fetch`` and ``log`` come from a provider call.
+
         >>> calls = CachedCalls(MemoryCache(ttl=60, max_entries=50), CacheConfig())  # doctest: +SKIP
         >>> answer = await calls.get(key, fetch, log)  # doctest: +SKIP
     """

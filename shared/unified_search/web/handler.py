@@ -75,6 +75,8 @@ class WebHandler:
     for relative dates.
 
     Example:
+        Not run here: it needs a SearXNG server.
+
         >>> config = SearchConfig.load(profile={"web": {"providers": ["searxng"]}})
         >>> async with Searcher(config, handlers={"web": WebHandler(config)}) as s:  # doctest: +SKIP
         ...     response = await s.asearch({"query": "postgres logical replication"})

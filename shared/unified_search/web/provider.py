@@ -77,6 +77,8 @@ class Provider(Protocol):
     """One web search API, sans-I/O.
 
     Example:
+        Not run here: a sketch; the providers are in ``web.registry.PROVIDERS``.
+
         >>> provider = PROVIDERS["tavily"]  # doctest: +SKIP
         >>> request = provider.build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k"))  # doctest: +SKIP
     """

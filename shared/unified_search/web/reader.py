@@ -79,6 +79,8 @@ class Reader:
     """Fetch URLs as ``ResultItem``s whose content is the page's text.
 
     Example:
+        Not run here: it fetches a page from the network.
+
         >>> reader = Reader(ReaderConfig(), HttpClient())  # doctest: +SKIP
         >>> item = await reader.read("https://example.com/")  # doctest: +SKIP
     """

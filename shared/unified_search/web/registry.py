@@ -57,6 +57,8 @@ def keyed_providers(config: WebConfig) -> list[str]:
     """Providers usable with the environment as it is, in ``KEY_ORDER`` (Tavily first).
 
     Example:
+        Not run here: the answer depends on the API keys in the environment.
+
         >>> keyed_providers(WebConfig(searxng={"base_url": "http://127.0.0.1:8888"}))  # doctest: +SKIP
         ['searxng']
     """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +28,15 @@ def test_quantising_once_writes_an_int8_graph_that_is_reused(tmp_path: Path) -> 
     stamp = made.stat().st_mtime_ns
     assert quantized_model(SOURCE, "minilm", tmp_path) == made
     assert made.stat().st_mtime_ns == stamp
+
+
+def test_quantising_leaves_the_root_logger_without_handlers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quantiser's ``logging.warning`` must not install a stderr handler for everyone."""
+    monkeypatch.setattr(logging.root, "handlers", [])
+    quantized_model(SOURCE, "minilm", tmp_path)
+    assert logging.root.handlers == []
 
 
 def test_a_file_in_place_of_the_cache_folder_quantises_in_memory(tmp_path: Path) -> None:

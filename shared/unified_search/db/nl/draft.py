@@ -36,6 +36,8 @@ class Draft:
     """The parts of a DSL for ``subject``, filled in by the planner.
 
     Example:
+        Not run here: ``domain`` is read from a reflected database.
+
         >>> draft = Draft(domain, "orders")  # doctest: +SKIP
         >>> draft.field("customers", "city")  # doctest: +SKIP
         ('customers.city', None)

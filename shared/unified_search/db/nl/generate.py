@@ -43,6 +43,8 @@ class Interpretation:
     """What the builtin generator read from a question.
 
     Example:
+        Not run here: ``domain`` is read from a reflected database.
+
         >>> interpret("books under $20", domain, ["books"]).plans[0].dsl.model  # doctest: +SKIP
         'books'
     """

@@ -107,6 +107,8 @@ class Reading:
     """A question and what has been read from it so far.
 
     Example:
+        Not run here: ``vocabulary`` is read from a reflected database.
+
         >>> reading = Reading.read("cheap  mugs", vocabulary)  # doctest: +SKIP
         >>> reading.text  # doctest: +SKIP
         'cheap mugs'

@@ -91,6 +91,8 @@ class Domain:
     """The exposed models of one database and what sampling learnt about them.
 
     Example:
+        Not run here: ``schema`` is a model reflected from a database.
+
         >>> domain = Domain(models={"products": schema}, samples={})  # doctest: +SKIP
     """
 
