@@ -65,17 +65,27 @@ class KBCollection:
         """Write chunks to Chroma, then to the side store (so a failed write leaves no half row).
 
         Chroma's ``add`` is enough (and faster than its upsert): chunk IDs derive from
-        content, so an ID Chroma holds already holds exactly these values.
+        content, so an ID Chroma holds already holds exactly these values. Chroma gets no
+        document text: hits are read from the side store, and Chroma's full-text index of
+        the text took more than half of its write time.
         """
         if not rows:
             return
-        self.chroma.add(
-            ids=[r.id for r in rows],
-            embeddings=[list(v) for v in vectors],
-            documents=[r.text for r in rows],
-            metadatas=[_chroma_metadata(r.metadata) for r in rows],
-        )
+        self.add_vectors([r.id for r in rows], [r.metadata for r in rows], vectors)
         self.side.add_chunks(rows)
+
+    def add_vectors(
+        self,
+        ids: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+        vectors: Sequence[Sequence[float]],
+    ) -> None:
+        """Write vectors and their filterable metadata to Chroma (the first half of ``upsert``)."""
+        self.chroma.add(
+            ids=list(ids),
+            embeddings=np.asarray(vectors, dtype=np.float32),
+            metadatas=[_chroma_metadata(m) for m in metadatas],
+        )
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         """Remove chunks from Chroma and from the side store."""

@@ -32,7 +32,7 @@ from unified_search.kb.embeddings import (
     as_embedding_function,
     embedding_from_config,
 )
-from unified_search.kb.graph import Extraction, extract, parse_extraction
+from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
 from unified_search.kb.ingest import IngestReport, Progress, ingest
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
@@ -275,7 +275,9 @@ class KBHandler(KBAdmin):
 
 
 async def _builtin_extractor(chunks: list[Chunk]) -> list[Extraction]:
-    return await asyncio.to_thread(lambda: [extract(f"{c.title}\n{c.text}") for c in chunks])
+    return await asyncio.to_thread(
+        lambda: [Extraction(extract_entities(f"{c.title}\n{c.text}")) for c in chunks]
+    )
 
 
 def _search_one(
