@@ -24,6 +24,7 @@ from unified_search.kb.sidestore import SideStore, StoredChunk
 from unified_search.kb.store import PROVIDER, similarity
 
 Where = dict[str, Any]
+Vector = Sequence[float] | npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,7 @@ class KBCollection:
                 self._mark = mark
             return self._local
 
-    def dense(
-        self, vector: Sequence[float], k: int, where: Where | None, config: HybridConfig
-    ) -> Ranking:
+    def dense(self, vector: Vector, k: int, where: Where | None, config: HybridConfig) -> Ranking:
         """Nearest chunks by cosine similarity (0..1), best first.
 
         Up to ``exact_limit`` chunks and without a filter, the in-memory vector copy is
@@ -126,7 +125,10 @@ class KBCollection:
             ids, scores = top_k(local.lexical.ids, sims, n, keep_zero=True)
             return Ranking(ids, scores)
         found = self.chroma.query(
-            query_embeddings=[list(vector)], n_results=n, where=where, include=["distances"]
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=n,
+            where=where,
+            include=["distances"],
         )
         ids, sims_ = found["ids"][0], [similarity(d) for d in found["distances"][0]]
         order = sorted(range(len(ids)), key=lambda i: (-sims_[i], ids[i]))
@@ -148,24 +150,54 @@ class KBCollection:
             ids, top = [ids[i] for i in kept], [top[i] for i in kept]
         return Lexical(Ranking(ids, top), scores, local)
 
+    def feedback(
+        self,
+        dense: Ranking,
+        lexical: Lexical,
+        vector: Vector,
+        config: HybridConfig,
+        where: Where | None,
+    ) -> tuple[Ranking, npt.NDArray[np.float32]]:
+        """The dense ranking again for the query vector moved toward its first top chunks.
+
+        Rocchio's pseudo-relevance feedback on the dense side: the mean vector of the
+        ``feedback_docs`` best chunks of a first fusion, weighted ``feedback_weight``, is
+        added to the unit query vector. A short query gains the vocabulary of the
+        passages that answer it. Returns the new ranking and the moved vector.
+        """
+        query = unit(vector)
+        if not config.feedback_docs or config.fusion == "lexical":
+            return dense, query
+        both = lexical.complete(dense, query)
+        top = [id_ for id_, _ in fuse(both.dense, both.lexical, config)[: config.feedback_docs]]
+        rows = [lexical.local.rows[i] for i in top if i in lexical.local.rows]
+        if not rows:
+            return dense, query
+        moved = unit(query + config.feedback_weight * lexical.local.vectors[rows].mean(axis=0))
+        return self.dense(moved, config.candidates, where, config), moved
+
     def hits(
         self,
         dense: Ranking,
         lexical: Lexical,
-        vector: Sequence[float],
+        vector: Vector,
         config: HybridConfig,
         limit: int,
         threshold: float,
+        query: Vector | None = None,
     ) -> list[Hit]:
         """Fuse both rankings over their union and keep ``limit`` chunks that pass ``threshold``.
 
         Every candidate gets both scores: a chunk only Chroma found gets its BM25 score
         (0 without shared terms), a chunk only BM25 found gets its cosine similarity from
-        the side store's vector copy. The threshold bounds cosine similarity; a chunk
-        sharing terms with the query is kept even below it, as lexical evidence.
+        the side store's vector copy. The threshold bounds cosine similarity to ``query``
+        (the query's own vector when ``vector`` was moved by feedback); a chunk sharing
+        terms with the query is kept even below it, as lexical evidence.
         """
         both = lexical.complete(dense, vector)
         sims = dict(zip(both.dense.ids, both.dense.scores, strict=True))
+        if query is not None:
+            sims = lexical.similarities(list(sims), query)
         lex = {i: s for i, s in zip(both.lexical.ids, both.lexical.scores, strict=True) if s > 0}
         fused = [
             (id_, score)
@@ -216,21 +248,26 @@ class Lexical:
     scores: npt.NDArray[np.float32]
     local: LocalIndex
 
-    def complete(self, dense: Ranking, vector: Sequence[float]) -> Pair:
+    def complete(self, dense: Ranking, vector: Vector) -> Pair:
         """Both rankings over the union of their candidates, each sorted by its own score."""
         sims = dict(zip(dense.ids, dense.scores, strict=True))
+        missing = [i for i in self.ranking.ids if i not in sims]
+        sims.update(self.similarities(missing, vector))
         rows = self.local.rows
-        missing = [i for i in self.ranking.ids if i not in sims and i in rows]
-        if missing:
-            found = self.local.vectors[[rows[i] for i in missing]] @ unit(vector)
-            sims.update(
-                (i, float(min(1.0, max(0.0, s)))) for i, s in zip(missing, found, strict=True)
-            )
         lex = {i: float(self.scores[rows[i]]) if i in rows else 0.0 for i in sims}
         return Pair(_ranking(sims), _ranking(lex))
 
+    def similarities(self, ids: Sequence[str], vector: Vector) -> dict[str, float]:
+        """Cosine similarity (0..1) of ``vector`` to each of ``ids`` held in memory."""
+        rows = self.local.rows
+        held = [i for i in ids if i in rows]
+        if not held:
+            return {}
+        found = self.local.vectors[[rows[i] for i in held]] @ unit(vector)
+        return {i: float(min(1.0, max(0.0, s))) for i, s in zip(held, found, strict=True)}
 
-def unit(vector: Sequence[float]) -> npt.NDArray[np.float32]:
+
+def unit(vector: Vector) -> npt.NDArray[np.float32]:
     """``vector`` scaled to length 1, so dot products are cosine similarities."""
     array = np.asarray(vector, dtype=np.float32)
     return array / max(float(np.linalg.norm(array)), 1e-12)

@@ -295,8 +295,9 @@ def _search_one(
         lexical = coll.lexical(terms, config, where)
     with step(StepName.VECTOR_SEARCH, collection=coll.name):
         dense = coll.dense(vector, config.candidates, where, config)
+        dense, moved = coll.feedback(dense, lexical, vector, config, where)
     # Spares for ``group_by_document``, which keeps one chunk per document.
-    return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
+    return coll.hits(dense, lexical, moved, config, limit * 3, threshold, query=vector)
 
 
 #: A chunk found only through the graph scores this much per share of query entities it
