@@ -32,23 +32,26 @@ sys.path.insert(0, str(Path(__file__).parent))
 from kb import PEERS, Run, evaluate
 
 RECALL_SLACK = 0.005
-#: The default before this selection (min_similarity 0.7, dense weight 0.5), given explicitly.
-OLD_DEFAULT = {"min_similarity": 0.7, "hybrid": {"dense_weight": 0.5}}
+#: The default before this selection (dense weight 0.6, no feedback), given explicitly.
+OLD_DEFAULT = {"min_similarity": 0.0, "hybrid": {"dense_weight": 0.6, "feedback_docs": 0}}
 
 
 def _grid() -> dict[str, dict[str, Any]]:
+    """Dense feedback: chunks and weight (one pass on 2 shared cores takes a minute or more)."""
     grid: dict[str, dict[str, Any]] = {"old default": OLD_DEFAULT}
-    settings = [
-        (floor, candidates, prf, 0.5)
-        for floor in (0.0, 0.3)
-        for candidates in (100, 200)
-        for prf in (0, 5)
-    ] + [(0.0, 100, 0, 0.4), (0.0, 100, 0, 0.6)]
-    for floor, candidates, prf, weight in settings:
-        name = f"t{floor} c{candidates} prf{prf} w{weight}"
+    settings = [(3, weight, 0.6, 0) for weight in (0.3, 0.5, 0.8)]
+    settings += [(docs, 0.5, 0.6, 0) for docs in (5, 10)]
+    for docs, weight, dense, prf in settings:
+        name = f"fb{docs} fbw{weight} w{dense} prf{prf}"
         grid[name] = {
-            "min_similarity": floor,
-            "hybrid": {"candidates": candidates, "prf_docs": prf, "dense_weight": weight},
+            "min_similarity": 0.0,
+            "hybrid": {
+                "feedback_docs": docs,
+                "feedback_weight": weight,
+                "dense_weight": dense,
+                "prf_docs": prf,
+                "prf_weight": 0.3,
+            },
         }
     return grid
 
@@ -71,10 +74,10 @@ def fold(run: Run, keep: set[str]) -> dict[str, float]:
 def sets(scifact: Path, nfcorpus: Path, cache: Path | None) -> dict[str, dict[str, Any]]:
     """Per set (choose/…, confirm/…): every system's nDCG@10 and recall@100."""
     out: dict[str, dict[str, Any]] = {}
-    _, runs, _ = evaluate(scifact, ["train", "test"], CANDIDATES, cache=cache)
+    _, runs, _ = evaluate(scifact, ["train", "test"], CANDIDATES, cache=cache, reuse_queries=True)
     for split, role in (("train", "choose"), ("test", "confirm")):
         out[f"{role}/scifact-{split}"] = {n: fold(r, set(r.ndcg)) for n, r in runs[split].items()}
-    _, runs, _ = evaluate(nfcorpus, ["dev"], CANDIDATES, cache=cache)
+    _, runs, _ = evaluate(nfcorpus, ["dev"], CANDIDATES, cache=cache, reuse_queries=True)
     for part, role in ((0, "choose"), (1, "confirm")):
         keep = {q for q in next(iter(runs["dev"].values())).ndcg if half(q) == part}
         out[f"{role}/nfcorpus-dev-half{part}"] = {n: fold(r, keep) for n, r in runs["dev"].items()}

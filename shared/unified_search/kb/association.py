@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from unified_search.kb.graph import query_entities
+from unified_search.kb.graph import CO_OCCURS, query_entities
 from unified_search.kb.sidestore import SideStore
 from unified_search.types import Entity, GraphNode, Relation
 
@@ -48,13 +48,13 @@ def associate(side: SideStore, query: str, max_nodes: int, max_chunks: int) -> A
     for key, name, _ in known:
         for _, other_name, other_type, weight in _neighbours(side, key, keys, max_nodes):
             relations.append(
-                Relation(source=name, target=other_name, type="co_occurs", weight=float(weight))
+                Relation(source=name, target=other_name, type=CO_OCCURS, weight=float(weight))
             )
             nodes.append(
                 GraphNode(
                     name=other_name,
                     type=other_type,
-                    relation=f"co_occurs with {name}",
+                    relation=f"{CO_OCCURS} with {name}",
                     score=weight,
                 )
             )

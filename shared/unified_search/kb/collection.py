@@ -24,6 +24,7 @@ from unified_search.kb.sidestore import SideStore, StoredChunk
 from unified_search.kb.store import PROVIDER, similarity
 
 Where = dict[str, Any]
+Vector = Sequence[float] | npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -67,17 +68,27 @@ class KBCollection:
         """Write chunks to Chroma, then to the side store (so a failed write leaves no half row).
 
         Chroma's ``add`` is enough (and faster than its upsert): chunk IDs derive from
-        content, so an ID Chroma holds already holds exactly these values.
+        content, so an ID Chroma holds already holds exactly these values. Chroma gets no
+        document text: hits are read from the side store, and Chroma's full-text index of
+        the text took more than half of its write time.
         """
         if not rows:
             return
-        self.chroma.add(
-            ids=[r.id for r in rows],
-            embeddings=[list(v) for v in vectors],
-            documents=[r.text for r in rows],
-            metadatas=[_chroma_metadata(r.metadata) for r in rows],
-        )
+        self.add_vectors([r.id for r in rows], [r.metadata for r in rows], vectors)
         self.side.add_chunks(rows)
+
+    def add_vectors(
+        self,
+        ids: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+        vectors: Sequence[Sequence[float]],
+    ) -> None:
+        """Write vectors and their filterable metadata to Chroma (the first half of ``upsert``)."""
+        self.chroma.add(
+            ids=list(ids),
+            embeddings=np.asarray(vectors, dtype=np.float32),
+            metadatas=[_chroma_metadata(m) for m in metadatas],
+        )
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         """Remove chunks from Chroma and from the side store."""
@@ -96,9 +107,7 @@ class KBCollection:
                 self._mark = mark
             return self._local
 
-    def dense(
-        self, vector: Sequence[float], k: int, where: Where | None, config: HybridConfig
-    ) -> Ranking:
+    def dense(self, vector: Vector, k: int, where: Where | None, config: HybridConfig) -> Ranking:
         """Nearest chunks by cosine similarity (0..1), best first.
 
         Up to ``exact_limit`` chunks and without a filter, the in-memory vector copy is
@@ -114,11 +123,14 @@ class KBCollection:
                 provider=PROVIDER,
             )
         if where is None and len(local.rows) <= config.exact_limit:
-            sims = np.clip(local.vectors @ unit(vector), 0.0, 1.0)
+            sims = np.clip(cosines(local.vectors, vector), 0.0, 1.0)
             ids, scores = top_k(local.lexical.ids, sims, n, keep_zero=True)
             return Ranking(ids, scores)
         found = self.chroma.query(
-            query_embeddings=[list(vector)], n_results=n, where=where, include=["distances"]
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=n,
+            where=where,
+            include=["distances"],
         )
         ids, sims_ = found["ids"][0], [similarity(d) for d in found["distances"][0]]
         order = sorted(range(len(ids)), key=lambda i: (-sims_[i], ids[i]))
@@ -140,24 +152,54 @@ class KBCollection:
             ids, top = [ids[i] for i in kept], [top[i] for i in kept]
         return Lexical(Ranking(ids, top), scores, local)
 
+    def feedback(
+        self,
+        dense: Ranking,
+        lexical: Lexical,
+        vector: Vector,
+        config: HybridConfig,
+        where: Where | None,
+    ) -> tuple[Ranking, npt.NDArray[np.float32]]:
+        """The dense ranking again for the query vector moved toward its first top chunks.
+
+        Rocchio's pseudo-relevance feedback on the dense side: the mean vector of the
+        ``feedback_docs`` best chunks of a first fusion, weighted ``feedback_weight``, is
+        added to the unit query vector. A short query gains the vocabulary of the
+        passages that answer it. Returns the new ranking and the moved vector.
+        """
+        query = unit(vector)
+        if not config.feedback_docs or config.fusion == "lexical":
+            return dense, query
+        both = lexical.complete(dense, query)
+        top = [id_ for id_, _ in fuse(both.dense, both.lexical, config)[: config.feedback_docs]]
+        rows = [lexical.local.rows[i] for i in top if i in lexical.local.rows]
+        if not rows:
+            return dense, query
+        moved = unit(query + config.feedback_weight * lexical.local.vectors[rows].mean(axis=0))
+        return self.dense(moved, config.candidates, where, config), moved
+
     def hits(
         self,
         dense: Ranking,
         lexical: Lexical,
-        vector: Sequence[float],
+        vector: Vector,
         config: HybridConfig,
         limit: int,
         threshold: float,
+        query: Vector | None = None,
     ) -> list[Hit]:
         """Fuse both rankings over their union and keep ``limit`` chunks that pass ``threshold``.
 
         Every candidate gets both scores: a chunk only Chroma found gets its BM25 score
         (0 without shared terms), a chunk only BM25 found gets its cosine similarity from
-        the side store's vector copy. The threshold bounds cosine similarity; a chunk
-        sharing terms with the query is kept even below it, as lexical evidence.
+        the side store's vector copy. The threshold bounds cosine similarity to ``query``
+        (the query's own vector when ``vector`` was moved by feedback); a chunk sharing
+        terms with the query is kept even below it, as lexical evidence.
         """
         both = lexical.complete(dense, vector)
         sims = dict(zip(both.dense.ids, both.dense.scores, strict=True))
+        if query is not None:
+            sims = lexical.similarities(list(sims), query)
         lex = {i: s for i, s in zip(both.lexical.ids, both.lexical.scores, strict=True) if s > 0}
         fused = [
             (id_, score)
@@ -208,24 +250,39 @@ class Lexical:
     scores: npt.NDArray[np.float32]
     local: LocalIndex
 
-    def complete(self, dense: Ranking, vector: Sequence[float]) -> Pair:
+    def complete(self, dense: Ranking, vector: Vector) -> Pair:
         """Both rankings over the union of their candidates, each sorted by its own score."""
         sims = dict(zip(dense.ids, dense.scores, strict=True))
+        missing = [i for i in self.ranking.ids if i not in sims]
+        sims.update(self.similarities(missing, vector))
         rows = self.local.rows
-        missing = [i for i in self.ranking.ids if i not in sims and i in rows]
-        if missing:
-            found = self.local.vectors[[rows[i] for i in missing]] @ unit(vector)
-            sims.update(
-                (i, float(min(1.0, max(0.0, s)))) for i, s in zip(missing, found, strict=True)
-            )
         lex = {i: float(self.scores[rows[i]]) if i in rows else 0.0 for i in sims}
         return Pair(_ranking(sims), _ranking(lex))
 
+    def similarities(self, ids: Sequence[str], vector: Vector) -> dict[str, float]:
+        """Cosine similarity (0..1) of ``vector`` to each of ``ids`` held in memory."""
+        rows = self.local.rows
+        held = [i for i in ids if i in rows]
+        if not held:
+            return {}
+        found = cosines(self.local.vectors[[rows[i] for i in held]], vector)
+        return {i: float(min(1.0, max(0.0, s))) for i, s in zip(held, found, strict=True)}
 
-def unit(vector: Sequence[float]) -> npt.NDArray[np.float32]:
+
+def unit(vector: Vector) -> npt.NDArray[np.float32]:
     """``vector`` scaled to length 1, so dot products are cosine similarities."""
     array = np.asarray(vector, dtype=np.float32)
     return array / max(float(np.linalg.norm(array)), 1e-12)
+
+
+def cosines(vectors: npt.NDArray[np.float32], vector: Vector) -> npt.NDArray[np.float32]:
+    """Cosine similarity of unit-length ``vectors`` rows to ``vector``.
+
+    ``einsum`` runs one plain loop; a BLAS matrix-vector product starts its thread pool
+    for a product this small and was 2-5x slower when the cores were busy.
+    """
+    found: npt.NDArray[np.float32] = np.einsum("ij,j->i", vectors, unit(vector))
+    return found
 
 
 def _ranking(scores: dict[str, float]) -> Ranking:

@@ -73,6 +73,13 @@ class HybridConfig(Section):
     """Expansion terms taken from the feedback documents."""
     prf_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     """Weight of the expansion terms relative to the query's own terms."""
+    feedback_docs: int = Field(default=3, ge=0, le=50)
+    """Dense pseudo-relevance feedback (Rocchio): the query vector moves toward the mean
+    vector of the first fusion's top ``feedback_docs`` chunks and the dense side is searched
+    again (0 is off). Chosen with ``feedback_weight`` by ``benchmarks/kb_select.py``; every
+    setting tried helped on SciFact train and test and on both nfcorpus dev halves."""
+    feedback_weight: float = Field(default=0.8, ge=0.0, le=2.0)
+    """How far the query vector moves: the feedback mean's weight beside the query's 1."""
     exact_limit: int = Field(default=20_000, ge=0)
     """Collections up to this many chunks are searched exactly over an in-memory copy of
     their vectors (about 1.5 kB per chunk); larger ones, and filtered searches, through

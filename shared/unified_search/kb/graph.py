@@ -24,8 +24,11 @@ from unified_search.types import Entity, Relation
 #: Relations are drawn between at most this many entities of a chunk (the most frequent),
 #: which keeps the pair count per chunk at 45 instead of growing quadratically.
 MAX_RELATED = 10
+#: The relation of two entities found in the same text.
+CO_OCCURS = "co_occurs"
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |de |van |von )?[A-Z][a-z]+)+\b")
 _ACRONYM = re.compile(r"\b(?=[A-Z0-9-]*[A-Z][A-Z0-9-]*[A-Z0-9])[A-Z][A-Za-z0-9-]{1,9}\b")
+_TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]+")
 _STOP_WORDS = """a about above after again against all also am an and any are as at be because been before
     being below between both but by can could did do does doing down during each either few for
@@ -48,6 +51,16 @@ class Extraction:
 
 def extract(text: str) -> Extraction:
     """Find names, acronyms and repeated noun phrases, related by co-occurrence."""
+    entities = extract_entities(text)
+    return Extraction(entities, co_occurrences(entities[:MAX_RELATED]))
+
+
+def extract_entities(text: str) -> list[Entity]:
+    """Names, acronyms and repeated noun phrases of ``text``, the most frequent first.
+
+    What indexing stores: the side store derives co-occurrence from the entities each
+    chunk mentions, so the pairs ``extract`` lists are not built there.
+    """
     counts: Counter[str] = Counter()
     types: dict[str, str] = {}
     for kind, names in (
@@ -58,13 +71,12 @@ def extract(text: str) -> Extraction:
         for name in names:
             counts[name] += 1
             types.setdefault(name.lower(), kind)
-    entities = _unique([Entity(name=n, type=types[n.lower()]) for n, _ in counts.most_common()])
-    return Extraction(entities, co_occurrences(entities[:MAX_RELATED]))
+    return _unique([Entity(name=n, type=types[n.lower()]) for n, _ in counts.most_common()])
 
 
 def query_entities(text: str) -> list[Entity]:
     """Entities of a query: the extractor's finds (phrases need not repeat in a short query)."""
-    found = extract(text).entities + [Entity(name=p, type="phrase") for p in _phrases(text, 1)]
+    found = extract_entities(text) + [Entity(name=p, type="phrase") for p in _phrases(text, 1)]
     return _unique(found)
 
 
@@ -103,9 +115,7 @@ def _names(text: str) -> list[str]:
 
 
 def _acronyms(text: str) -> list[str]:
-    return [
-        m.group(0) for m in _ACRONYM.finditer(text) if sum(c.isupper() for c in m.group(0)) >= 2
-    ]
+    return [m for m in _ACRONYM.findall(text) if _TWO_CAPITALS.search(m)]
 
 
 def _phrases(text: str, min_count: int = 2) -> list[str]:

@@ -32,7 +32,7 @@ from unified_search.kb.embeddings import (
     as_embedding_function,
     embedding_from_config,
 )
-from unified_search.kb.graph import Extraction, extract, parse_extraction
+from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
 from unified_search.kb.ingest import IngestReport, Progress, ingest
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
@@ -277,7 +277,9 @@ class KBHandler(KBAdmin):
 
 
 async def _builtin_extractor(chunks: list[Chunk]) -> list[Extraction]:
-    return await asyncio.to_thread(lambda: [extract(f"{c.title}\n{c.text}") for c in chunks])
+    return await asyncio.to_thread(
+        lambda: [Extraction(extract_entities(f"{c.title}\n{c.text}")) for c in chunks]
+    )
 
 
 def _search_one(
@@ -295,8 +297,9 @@ def _search_one(
         lexical = coll.lexical(terms, config, where)
     with step(StepName.VECTOR_SEARCH, collection=coll.name):
         dense = coll.dense(vector, config.candidates, where, config)
+        dense, moved = coll.feedback(dense, lexical, vector, config, where)
     # Spares for ``group_by_document``, which keeps one chunk per document.
-    return coll.hits(dense, lexical, vector, config, limit * 3, threshold)
+    return coll.hits(dense, lexical, moved, config, limit * 3, threshold, query=vector)
 
 
 #: A chunk found only through the graph scores this much per share of query entities it

@@ -247,18 +247,27 @@ class Writer:
             self.stored(self.done)
 
     async def _store(self, pending: list[tuple[Chunk, list[float]]]) -> None:
-        """Write rows to Chroma and the side store while the graph is extracted beside them."""
+        """Write vectors to Chroma while the side-store rows and the graph are prepared.
+
+        The side store is written last, in one transaction, so a failed Chroma write
+        leaves no half row there.
+        """
         chunks = [c for c, _ in pending]
-        rows = await asyncio.to_thread(lambda: [stored(c, self.boost, v) for c, v in pending])
-        graphs = self.extractor(chunks) if self.extractor is not None else None
-        written = asyncio.to_thread(self.coll.upsert, rows, [v for _, v in pending])
-        if graphs is None:
-            await written
-            return
-        _, found = await asyncio.gather(written, graphs)
-        await asyncio.to_thread(
-            self.coll.side.add_graphs, [(c.id, g) for c, g in zip(chunks, found, strict=True)]
+        written = asyncio.to_thread(
+            self.coll.add_vectors,
+            [c.id for c in chunks],
+            [c.chroma_metadata() for c in chunks],
+            [v for _, v in pending],
         )
+        rows = asyncio.to_thread(lambda: [stored(c, self.boost, v) for c, v in pending])
+        graphs = self.extractor(chunks) if self.extractor is not None else _no_graphs(chunks)
+        _, prepared, found = await asyncio.gather(written, rows, graphs)
+        items = [(c.id, g) for c, g in zip(chunks, found, strict=True) if g.entities or g.relations]
+        await asyncio.to_thread(self.coll.side.add_chunks, prepared, items)
+
+
+async def _no_graphs(chunks: Sequence[Chunk]) -> list[Extraction]:
+    return [Extraction() for _ in chunks]
 
 
 async def in_daemon_thread(function: Callable[[list[str]], T], texts: list[str]) -> T:

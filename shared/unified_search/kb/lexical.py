@@ -43,9 +43,24 @@ def _bm25s() -> Any:
 
 def analyze(text: str) -> list[str]:
     """Split ``text`` into the stemmed, stop-word-free terms the index holds."""
-    words = [w for w in _TOKEN.findall(text.lower()) if w not in _stop_words()]
-    stems: list[str] = _stemmer().stemWords(words)
-    return stems
+    global _STEMS
+    stop = _stop_words()
+    words = [w for w in _TOKEN.findall(text.lower()) if w not in stop]
+    table = _STEMS  # this call's table: another thread may start a new one meanwhile
+    new = list({w for w in words if w not in table})
+    if new:
+        if len(table) > MAX_STEMS:
+            _STEMS = table = {}
+            new = list(set(words))
+        table.update(zip(new, _stemmer().stemWords(new), strict=True))
+    return [table[w] for w in words]
+
+
+#: Stems of the words seen so far: a dictionary look-up per word, the stemmer once per new
+#: word (stemming every occurrence took most of the time spent analysing texts).
+_STEMS: dict[str, str] = {}
+#: Words kept before a new table is started (a few tens of MB at most).
+MAX_STEMS = 500_000
 
 
 @functools.cache

@@ -2,7 +2,8 @@
 
 One SQLite file per collection under the data directory. ``chunks`` lists
 every indexed chunk with its document and its analysed terms (the BM25 index
-is rebuilt from them in memory); ``mentions`` and ``relations`` hold the graph. Chunk text, metadata and a
+is rebuilt from them in memory); ``mentions`` (which also tells which entities co-occur)
+and ``relations`` (typed ones an extractor names) hold the graph. Chunk text, metadata and a
 float32 copy of the vector are kept here too: a search reads its hits locally
 instead of asking Chroma again, and scores the chunks only BM25 found against
 the query vector, so fusion sees both scores of every candidate.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unified_search.kb.graph import Extraction
+from unified_search.kb.graph import CO_OCCURS, Extraction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chunks (
@@ -81,6 +82,11 @@ class SideStore:
         self.version = 0
         """Bumped on every change, so cached indexes know when to rebuild."""
         with self._lock, self._db:
+            # WAL with NORMAL sync: a commit does not wait for the disk. A killed process
+            # loses nothing; a power cut may lose the last batches, which ``kb check``
+            # finds in Chroma alone and repairs.
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
@@ -102,9 +108,12 @@ class SideStore:
             rows = self._db.execute("SELECT id, terms, vector FROM chunks ORDER BY id").fetchall()
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
 
-    def add_chunks(self, rows: Sequence[StoredChunk]) -> None:
-        """Store chunks, replacing same IDs."""
+    def add_chunks(
+        self, rows: Sequence[StoredChunk], graphs: Sequence[tuple[str, Extraction]] = ()
+    ) -> None:
+        """Store chunks, replacing same IDs, and the extractions of chunks, in one transaction."""
         with self._lock, self._db:
+            self._insert_graphs(graphs)
             self._db.executemany(
                 "INSERT OR REPLACE INTO chunks (id, document_id, terms, text, metadata, vector) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -152,17 +161,27 @@ class SideStore:
 
     def add_graphs(self, items: Sequence[tuple[str, Extraction]]) -> None:
         """Record the extractions of many chunks in one transaction."""
+        with self._lock, self._db:
+            self._insert_graphs(items)
+
+    def _insert_graphs(self, items: Sequence[tuple[str, Extraction]]) -> None:
+        """Insert extractions (within the caller's transaction).
+
+        Co-occurrence is what ``mentions`` records already (two entities mentioned by one
+        chunk), so only relations of another type are stored: writing every co-occurring
+        pair took most of the indexing time outside Chroma.
+        """
         entities = {(e.name.lower(), e.name, e.type) for _, x in items for e in x.entities}
         mentions = {(e.name.lower(), cid) for cid, x in items for e in x.entities}
         relations = {
             (r.source.lower(), r.target.lower(), r.type, cid)
             for cid, x in items
             for r in x.relations
+            if r.type != CO_OCCURS
         }
-        with self._lock, self._db:
-            self._db.executemany("INSERT OR IGNORE INTO entities VALUES (?, ?, ?)", entities)
-            self._db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", mentions)
-            self._db.executemany("INSERT OR IGNORE INTO relations VALUES (?, ?, ?, ?)", relations)
+        self._db.executemany("INSERT OR IGNORE INTO entities VALUES (?, ?, ?)", entities)
+        self._db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", mentions)
+        self._db.executemany("INSERT OR IGNORE INTO relations VALUES (?, ?, ?, ?)", relations)
 
     def known_entities(self, keys: Iterable[str]) -> list[tuple[str, str, str]]:
         """``(key, name, type)`` of the given lower-cased names that the graph holds."""
@@ -177,15 +196,21 @@ class SideStore:
             ]
 
     def neighbours(self, key: str, limit: int) -> list[tuple[str, str, str, int]]:
-        """``(key, name, type, weight)`` of entities related to ``key``, most related first."""
+        """``(key, name, type, weight)`` of entities related to ``key``, most related first.
+
+        The weight counts the chunks mentioning both, plus the typed relations between them.
+        """
         sql = """
             SELECT other, e.name, e.type, COUNT(*) AS weight FROM (
-                SELECT target AS other FROM relations WHERE source = ?
-                UNION ALL SELECT source AS other FROM relations WHERE target = ?)
+                SELECT m2.entity AS other FROM mentions m1
+                    JOIN mentions m2 ON m2.chunk_id = m1.chunk_id
+                    WHERE m1.entity = ? AND m2.entity != m1.entity
+                UNION ALL SELECT target FROM relations WHERE source = ? AND type != ?
+                UNION ALL SELECT source FROM relations WHERE target = ? AND type != ?)
             JOIN entities e ON e.key = other
             GROUP BY other ORDER BY weight DESC, other LIMIT ?"""
         with self._lock:
-            return list(self._db.execute(sql, (key, key, limit)))
+            return list(self._db.execute(sql, (key, key, CO_OCCURS, key, CO_OCCURS, limit)))
 
     def mentioning(self, keys: Sequence[str], limit: int) -> list[tuple[str, int]]:
         """``(chunk_id, matched entities)`` of chunks mentioning most of ``keys``."""

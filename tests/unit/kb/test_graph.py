@@ -5,8 +5,16 @@ from pathlib import Path
 import pytest
 
 from unified_search.kb.association import associate, spans
-from unified_search.kb.graph import extract, parse_extraction, query_entities
+from unified_search.kb.graph import (
+    CO_OCCURS,
+    Extraction,
+    extract,
+    extract_entities,
+    parse_extraction,
+    query_entities,
+)
 from unified_search.kb.sidestore import SideStore
+from unified_search.types import Entity, Relation
 
 TEXT = (
     "Marie Curie worked with the CNRS on radium isotopes. Radium isotopes decay quickly, "
@@ -74,4 +82,45 @@ def test_association_walks_the_neighbourhood(tmp_path: Path) -> None:
     again = associate(side, "What did the CNRS do?", max_nodes=10, max_chunks=5)
     assert "NASA" not in {n.name for n in again.nodes}
     assert associate(side, "nothing known here", 10, 5).nodes == []
+    side.close()
+
+
+def test_indexing_extracts_the_entities_of_extract() -> None:
+    for text in (TEXT, "The CNRS funds NASA. NASA and the CNRS agree.", "", "no names here"):
+        assert extract_entities(text) == extract(text).entities
+
+
+def test_co_occurrence_comes_from_mentions_and_typed_relations_add_to_it(tmp_path: Path) -> None:
+    side = SideStore(tmp_path / "g.sqlite")
+    nasa, cnrs, esa = (Entity(name=n, type="acronym") for n in ("NASA", "CNRS", "ESA"))
+    side.add_graphs(
+        [
+            (
+                "c1",
+                Extraction([nasa, cnrs], [Relation(source="NASA", target="CNRS", type=CO_OCCURS)]),
+            ),
+            (
+                "c2",
+                Extraction(
+                    [nasa, cnrs, esa], [Relation(source="ESA", target="NASA", type="funds")]
+                ),
+            ),
+            ("c3", Extraction([esa])),
+        ]
+    )
+    stored = side._db.execute("SELECT source, target, type FROM relations").fetchall()
+    assert stored == [("esa", "nasa", "funds")]  # co-occurrence is not written twice
+    # CNRS: two chunks with NASA; ESA: one chunk with NASA plus its typed relation.
+    assert [(k, w) for k, _, _, w in side.neighbours("nasa", 10)] == [("cnrs", 2), ("esa", 2)]
+    assert [(k, w) for k, _, _, w in side.neighbours("esa", 10)] == [("nasa", 2), ("cnrs", 1)]
+    side.delete_chunks(["c2"])
+    assert [(k, w) for k, _, _, w in side.neighbours("nasa", 10)] == [("cnrs", 1)]
+    assert side.neighbours("esa", 10) == []
+    side.close()
+
+
+def test_side_store_commits_without_waiting_for_the_disk(tmp_path: Path) -> None:
+    side = SideStore(tmp_path / "w.sqlite")
+    assert side._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert side._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     side.close()

@@ -374,3 +374,15 @@ async def test_an_embedding_with_a_query_form_embeds_queries_that_way(
     assert embedding.queries == ["BM25 ranking"]
     assert embedding.embedded[len(documents) :] == ["query BM25 ranking"]
     await handler.aclose()
+
+
+async def test_text_is_stored_once_beside_the_vectors(kb: KBHandler, ctx: SearchContext) -> None:
+    await kb.aadd_documents("notes", DOCS)
+    coll = await kb._collection("notes")
+    in_chroma = coll.chroma.get(include=["documents", "metadatas"])
+    assert len(in_chroma["ids"]) == 3 and in_chroma["documents"] == [None] * 3
+    assert {m["document_id"] for m in in_chroma["metadatas"]} == {"vec", "bm25", "pasta"}
+    where = {"where": {"lang": "en"}}  # Chroma's metadata still filters
+    found = await kb.asearch(req("pasta in salted water", options=where), ctx)
+    assert [i.document_id for i in found.items] == ["pasta"]
+    assert found.items[0].content.startswith("Boil pasta")

@@ -90,3 +90,30 @@ def test_every_fusion_handles_empty_rankings(fusion: str) -> None:
 def test_unknown_fusion_is_a_validation_error_naming_the_field() -> None:
     with pytest.raises(ValueError, match="fusion"):
         HybridConfig(fusion="max")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Running runners ran; the runner runs and is running.",
+        "Étude des protéines: les protéines étudiées, studies of studied proteins",
+        "",
+        "a an the of",
+        "Vectors vectorised VECTOR vectorising 2024 x86_64 data-driven",
+    ],
+)
+def test_analyze_matches_stemming_every_word_however_full_the_stem_table(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bm25s
+    import Stemmer
+
+    from unified_search.kb import lexical
+
+    stemmer = Stemmer.Stemmer("english")
+    stop = set(bm25s.stopwords.STOPWORDS_EN)
+    expected = stemmer.stemWords([w for w in lexical._TOKEN.findall(text.lower()) if w not in stop])
+    assert analyze(text) == expected
+    assert analyze(text) == expected  # every word now answered from the table
+    monkeypatch.setattr(lexical, "MAX_STEMS", 0)  # every call starts a new table
+    assert analyze(text) == expected and analyze(f"{text} {text}") == expected * 2
