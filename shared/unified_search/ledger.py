@@ -46,6 +46,9 @@ from sqlalchemy import (
     tuple_,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
+
+from unified_search.store_engine import PlainInsert
 
 Insert = Callable[[Table], sqlite.Insert | postgresql.Insert]
 
@@ -80,10 +83,10 @@ class Ledger:
     The statements are built once, with bound parameters, so each call only binds values.
     """
 
-    def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: str) -> None:
+    def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: Dialect) -> None:
         self.scopes = scopes
         self.ids = ids
-        self._postgres = dialect == "postgresql"
+        self._postgres = dialect.name == "postgresql"
         greatest = func.greatest if self._postgres else func.max
         current: ColumnElement[int] = greatest(scopes.c.last_index, bindparam("floor"))
         # Whole primary keys, so the lookup stays an index probe however large the scope grows.
@@ -101,7 +104,9 @@ class Ledger:
         self._add = insert(ids).on_conflict_do_nothing().returning(ids.c.item)
         # For writing many scopes at once, where nothing is read back.
         self._raise_many = raise_counter
-        self._add_many = insert(ids).on_conflict_do_nothing()
+        self._add_many = PlainInsert(
+            ids, dialect, ["scope", "item", "ref_index"], ignore_conflicts=True
+        )
 
     def allocate(
         self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
@@ -143,7 +148,7 @@ class Ledger:
             for scope, indices in entries
             for key, index in indices.items()
         ]
-        conn.execute(self._add_many, rows)
+        self._add_many(conn, rows)
 
     def without_waiting_for_disk(self, conn: Connection) -> None:
         """Let this transaction commit without waiting for PostgreSQL's WAL flush (see above)."""

@@ -1,29 +1,31 @@
-"""Open the record store's database: supported dialects, timeouts, SQLite tuning, safe URLs.
+"""Open the record store's database: supported dialects, timeouts, SQLite tuning, safe URLs, fast inserts.
 
 Every database call of the store is bounded by one ``timeout``: on PostgreSQL
 the connection attempt (``connect_timeout``), each statement and each lock wait
 (``statement_timeout``, ``lock_timeout``), a silent peer (TCP keepalives and
 ``tcp_user_timeout``) and the wait for a pooled connection; on SQLite the wait
 for another writer's lock (``busy_timeout``). Values the URL sets itself win.
+
+Records are written many rows at a time (``PlainInsert``, ``reserve_ids``):
+one driver ``executemany`` per table, without SQLAlchemy's per-value work, which
+cost more than the database itself.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 from filelock import Timeout as FileLockTimeout
-from pydantic_core import to_jsonable_python
+from sqlalchemy import JSON as SQL_JSON
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.pool import StaticPool
 
 from unified_search.errors import ErrorCode, SearchError
@@ -53,9 +55,7 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
                 f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
                 provider="store",
             )
-        engine = create_engine(
-            parsed, echo=echo, json_serializer=RepeatingJSON(), **_options(parsed, timeout)
-        )
+        engine = create_engine(parsed, echo=echo, **_options(parsed, timeout))
     except (sa_exc.ArgumentError, ImportError) as exc:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
@@ -65,30 +65,6 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
     if dialect == "sqlite":
         _tune_sqlite(engine, busy_seconds=timeout, durable=durable)
     return engine
-
-
-class RepeatingJSON:
-    """``json.dumps`` (dates, enums, decimals as pydantic writes them) that encodes a value equal to the last one only once.
-
-    Every record of a service carries the same configuration, by far its largest
-    JSON value; comparing it with the last one (equal parts are mostly the same
-    objects) costs a fraction of encoding it again.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._last: tuple[Any, str] = (None, "null")
-
-    def __call__(self, value: Any) -> str:
-        """Encode ``value`` as JSON."""
-        last, text = self._last
-        if isinstance(value, dict) and len(value) > 4 and value == last:
-            return text
-        text = json.dumps(value, default=to_jsonable_python)
-        if isinstance(value, dict):
-            with self._lock:
-                self._last = (value, text)
-        return text
 
 
 def _options(url: URL, timeout: float) -> dict[str, Any]:
@@ -192,3 +168,70 @@ def reason(exc: sa_exc.SQLAlchemyError) -> str:
     """The first line of what the database said."""
     original = getattr(exc, "orig", None)
     return str(original or exc).strip().splitlines()[0]
+
+
+class PlainInsert:
+    """An ``INSERT`` of many rows in one ``executemany``, values bound as the rows hold them.
+
+    JSON columns take text already encoded; other columns go through their
+    type's bind processor when the dialect has one (SQLite's dates), so what is
+    stored reads back through the table exactly as a Core insert would have.
+
+    Args:
+        table: the table.
+        dialect: the engine's dialect (its paramstyle and processors).
+        columns: the columns each row sets.
+        ignore_conflicts: skip a row that would repeat a unique key (``ON CONFLICT DO NOTHING``).
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        dialect: Dialect,
+        columns: Sequence[str],
+        *,
+        ignore_conflicts: bool = False,
+    ) -> None:
+        quote = dialect.identifier_preparer.quote
+        mark = "%({})s" if dialect.paramstyle == "pyformat" else ":{}"
+        names = ", ".join(quote(name) for name in columns)
+        values = ", ".join(mark.format(name) for name in columns)
+        sql = f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) VALUES ({values})"
+        if ignore_conflicts:
+            sql += " ON CONFLICT DO NOTHING"
+        self.sql = sql
+        self._processors: list[tuple[str, Callable[[Any], Any]]] = [
+            (name, processor)
+            for name in columns
+            if not isinstance(table.c[name].type, SQL_JSON)
+            and (processor := table.c[name].type.bind_processor(dialect)) is not None
+        ]
+
+    def __call__(self, conn: Connection, rows: Iterable[dict[str, Any]]) -> None:
+        """Insert ``rows`` (each processed in place)."""
+        batch = list(rows)
+        if not batch:
+            return
+        for row in batch:
+            for name, processor in self._processors:
+                row[name] = processor(row[name])
+        conn.exec_driver_sql(self.sql, batch)
+
+
+def reserve_ids(conn: Connection, table: Table, count: int) -> list[int]:
+    """Reserve ``count`` new values of ``table``'s integer ``id`` key, in increasing order.
+
+    PostgreSQL draws them from the column's sequence (other sessions get others).
+    SQLite continues after the largest: the store's transactions begin with
+    ``BEGIN IMMEDIATE``, so no other writer can take them before this one commits.
+    """
+    name = conn.dialect.identifier_preparer.format_table(table)
+    if conn.dialect.name == "postgresql":
+        drawn = conn.exec_driver_sql(
+            "SELECT nextval(pg_get_serial_sequence(%(table)s, 'id')) "
+            "FROM generate_series(1, %(count)s)",
+            {"table": name, "count": count},
+        ).scalars()
+        return sorted(int(value) for value in drawn)
+    top = conn.exec_driver_sql(f"SELECT coalesce(max(id), 0) FROM {name}").scalar_one()
+    return list(range(int(top) + 1, int(top) + 1 + count))

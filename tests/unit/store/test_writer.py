@@ -182,9 +182,10 @@ async def test_a_new_scope_is_numbered_on_disk_before_its_answer(
 
 
 @pytest.mark.parametrize("sync", [False, True])
-async def test_sync_stores_commit_every_record_before_the_answer(
+async def test_every_search_answers_once_its_record_is_committed(
     tmp_path: Path, sync: bool, word_searcher: WordSearcher
 ) -> None:
+    """Group commit: a search in a scope it did not create waits for its batch too."""
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     store = SearchStore(url, sync=sync, wait=10)  # time enough on a loaded machine
     writes: list[float] = []
@@ -199,12 +200,62 @@ async def test_sync_stores_commit_every_record_before_the_answer(
     searcher = word_searcher(store)
     response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
     reader = SearchStore(url)  # another connection: sees only what is committed
-    seen = reader.get_searches("chat")
-    assert len(seen) == (1 if sync else 0)
-    assert response.warnings == []
+    assert len(reader.get_searches("chat")) == 1
+    assert response.warnings == [] and response.status == "ok"
+    # ``sync`` also makes every commit wait for the disk.
+    with store.engine.connect() as conn:
+        synchronous = conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+    assert synchronous == (2 if sync else 1)  # FULL, NORMAL
     await searcher.aclose()
-    assert len(reader.get_searches("chat")) == 1  # closing writes what was queued
     reader.close()
+
+
+async def test_a_record_that_fails_to_save_makes_its_answer_partial(
+    store: SearchStore, word_searcher: WordSearcher
+) -> None:
+    """The database refuses one search's record: that answer says so, the others are stored."""
+    table = store.records.name
+    with store.engine.begin() as conn:
+        if store.engine.dialect.name == "sqlite":
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_refuse BEFORE INSERT ON {table} "
+                "WHEN instr(NEW.query, 'poison') > 0 BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        else:
+            conn.exec_driver_sql(
+                f"CREATE FUNCTION {table}_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                "BEGIN IF strpos(NEW.query, 'poison') > 0 THEN RAISE EXCEPTION 'refused'; END IF; "
+                "RETURN NEW; END $$"
+            )
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_refuse BEFORE INSERT ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {table}_refuse()"
+            )
+    searcher = word_searcher(store)
+    queries = ["poison a", "good b", "good c"]
+    # Continued scopes: nothing but the record makes these searches wait for the store.
+    responses = await asyncio.gather(
+        *(
+            searcher.asearch({"query": q, "type": "kb"}, request_id=f"scope-{n}")
+            for n, q in enumerate(queries)
+        )
+    )
+    poisoned, *good = responses
+    assert poisoned.status == "partial" and [i.title for i in poisoned.items] == ["poison", "a"]
+    [warning] = poisoned.warnings
+    assert warning.provider == "store" and "could not store the search record" in warning.message
+    assert "refused" in warning.message and not warning.retryable
+    logs = [log.message for log in poisoned.trace[0].logs]
+    assert any("could not store the search record" in m for m in logs)
+    for response in good:
+        assert response.status == "ok" and response.warnings == []
+        assert len(store.get_searches(response.request_id)) == 1
+    assert store.get_searches(poisoned.request_id) == []
+    await searcher.aclose()
+    if store.engine.dialect.name == "postgresql":
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(f"DROP TRIGGER {table}_refuse ON {table}")
+            conn.exec_driver_sql(f"DROP FUNCTION {table}_refuse()")
 
 
 async def test_a_store_slower_than_the_wait_never_holds_the_answer(
