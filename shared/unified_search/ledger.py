@@ -102,10 +102,19 @@ class Ledger:
         )
         self._raise = raise_counter.returning(scopes.c.last_index)
         self._add = insert(ids).on_conflict_do_nothing().returning(ids.c.item)
-        # For writing many scopes at once, where nothing is read back.
-        self._raise_many = raise_counter
+        # For writing many scopes at once, where nothing is read back: each counter goes
+        # up to the scope's highest index at least.
+        highest = "greatest" if self._postgres else "max"
+        counter = dialect.identifier_preparer.format_table(scopes)
+        self._raise_many = PlainInsert(
+            scopes,
+            dialect,
+            ["scope", "last_index"],
+            on_conflict=f"ON CONFLICT (scope) DO UPDATE SET "
+            f"last_index = {highest}({counter}.last_index, excluded.last_index)",
+        )
         self._add_many = PlainInsert(
-            ids, dialect, ["scope", "item", "ref_index"], ignore_conflicts=True
+            ids, dialect, ["scope", "item", "ref_index"], on_conflict="ON CONFLICT DO NOTHING"
         )
 
     def allocate(
@@ -137,12 +146,10 @@ class Ledger:
         entries = [(scope, indices) for scope, indices in scopes if indices]
         if not entries:
             return
-        counters = [
-            {"scope": scope, "first": top, "floor": top, "count": 0}
-            for scope, indices in entries
-            for top in [max(indices.values())]
-        ]
-        conn.execute(self._raise_many, counters)
+        tops: dict[str, int] = {}  # one row per scope: an upsert may not touch a row twice
+        for scope, indices in entries:
+            tops[scope] = max(tops.get(scope, 0), *indices.values())
+        self._raise_many(conn, [{"scope": scope, "last_index": top} for scope, top in tops.items()])
         rows = [
             {"scope": scope, "item": item_hash(key), "ref_index": index}
             for scope, indices in entries

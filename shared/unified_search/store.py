@@ -37,7 +37,6 @@ everywhere. The table shapes and row conversions live in ``unified_search.record
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -152,7 +151,7 @@ class SearchStore(Closable):
             self.references,
             dialect,
             [column.name for column in self.references.columns if column.name != "id"],
-            ignore_conflicts=True,
+            on_conflict="ON CONFLICT DO NOTHING",
         )
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect)
@@ -211,11 +210,17 @@ class SearchStore(Closable):
         error says they are not committed: still queued and retried (``retryable``),
         refused when the queue stayed full, or dropped because they failed on their own.
         """
-        write = PendingWrite(
-            response.request_id,
-            functools.partial(rows_from_response, response, config),
-            dict(citations or {}),
-        )
+        try:
+            # Built here, once: the loop holds the interpreter anyway, and the writer's
+            # thread, left with little but the database's own work, rarely needs it.
+            rows = rows_from_response(response, config)
+        except Exception as exc:  # a record that cannot be built is reported with its search
+            return SearchError(
+                ErrorCode.UNKNOWN,
+                f"the search record could not be built: {exc}",
+                provider="store",
+            )
+        write = PendingWrite(response.request_id, lambda: rows, dict(citations or {}))
         try:
             await self.writer.asubmit(write, wait=self.wait)
         except SearchError as exc:
@@ -230,11 +235,7 @@ class SearchStore(Closable):
             return (
                 exc
                 if isinstance(exc, SearchError)
-                else SearchError(
-                    ErrorCode.UNKNOWN,
-                    f"the search record could not be built: {exc}",
-                    provider="store",
-                )
+                else SearchError(ErrorCode.UNKNOWN, f"not stored: {exc}", provider="store")
             )
         if self.writer.problem is not None:
             return self._unavailable(self.writer.problem)

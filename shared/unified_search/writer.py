@@ -46,6 +46,8 @@ from unified_search.errors import ErrorCode, SearchError
 
 logger = logging.getLogger(__name__)
 
+#: Fewest searches a transaction takes when more wait (a commit has a fixed cost).
+MIN_BATCH = 16
 #: Seconds between retries of a failing batch: doubling from this ...
 RETRY_FIRST = 0.05
 #: ... up to this.
@@ -56,8 +58,7 @@ RETRY_MAX = 2.0
 class PendingWrite:
     """What one search leaves to store, and a future completed once it is committed.
 
-    ``records`` builds the rows to insert; it runs on the writer's thread, off
-    the search's path.
+    ``records`` gives the rows to insert; it is called on the writer's thread.
     """
 
     request_id: str
@@ -261,7 +262,13 @@ class RecordWriter:
                 return
 
     def _take(self) -> tuple[list[PendingWrite], bool]:
-        """Block for some writes, then take whatever else is queued (up to ``batch``)."""
+        """Block for some writes, then take about half of what is queued.
+
+        Searches wait for their commit, so a writer taking every waiting search
+        would leave the engine idle while it writes, and itself idle while the
+        engine works. Taking half (at least ``MIN_BATCH``, at most ``batch``)
+        answers some searches while the others are written: both work at once.
+        """
         batch, self._carry = self._carry, []
         while len(batch) < self._batch:
             try:
@@ -274,7 +281,8 @@ class RecordWriter:
                 self._queue.put(_STOP)  # seen after the rest is written
                 break
             batch.extend(item)
-        batch, self._carry = batch[: self._batch], batch[self._batch :]
+        size = min(self._batch, max(MIN_BATCH, len(batch) // 2))
+        batch, self._carry = batch[:size], batch[size:]
         with self._lock:
             self._queued -= _submitted(batch)
         return batch, False

@@ -13,7 +13,7 @@ from sqlalchemy import event
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.writer import Built, PendingWrite, RecordWriter
+from unified_search.writer import MIN_BATCH, Built, PendingWrite, RecordWriter
 
 WordSearcher = Callable[[SearchStore], Searcher]
 
@@ -38,7 +38,7 @@ class Recorder:
         self.batches.append([b.write.request_id for b in batch])
 
 
-async def test_writes_queued_during_a_commit_share_the_next_one() -> None:
+async def test_writes_queued_during_a_commit_share_the_next_ones() -> None:
     recorder = Recorder()
     writer = RecordWriter(recorder)
     recorder.gate.clear()
@@ -48,7 +48,29 @@ async def test_writes_queued_during_a_commit_share_the_next_one() -> None:
         await writer.asubmit(write(f"w{n}"), wait=1)
     recorder.gate.set()
     writer.close()
-    assert recorder.batches == [["first"], [f"w{n}" for n in range(20)]]
+    assert recorder.batches[0] == ["first"]
+    assert [name for batch in recorder.batches[1:] for name in batch] == [
+        f"w{n}" for n in range(20)
+    ]
+    assert len(recorder.batches) <= 3
+
+
+async def test_a_batch_takes_about_half_of_what_waits() -> None:
+    """So some searches are answered, and work again, while the others are written."""
+    recorder = Recorder()
+    writer = RecordWriter(recorder)
+    recorder.gate.clear()
+    await writer.asubmit(write("first"), wait=1)
+    await asyncio.sleep(0.05)
+    for n in range(4 * MIN_BATCH):
+        await writer.asubmit(write(f"w{n}"), wait=1)
+    recorder.gate.set()
+    writer.close()
+    sizes = [len(batch) for batch in recorder.batches]
+    assert sizes == [1, 2 * MIN_BATCH, MIN_BATCH, MIN_BATCH]
+    assert [name for batch in recorder.batches[1:] for name in batch] == [
+        f"w{n}" for n in range(4 * MIN_BATCH)
+    ]
 
 
 async def test_a_full_queue_slows_searches_down_and_refuses_only_after_the_wait() -> None:
