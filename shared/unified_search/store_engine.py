@@ -45,7 +45,9 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
         url: the SQLAlchemy URL.
         echo: log every statement.
         timeout: seconds any database call may take (see the module docstring).
-        durable: SQLite only: every commit waits for the disk (``synchronous = FULL``).
+        durable: every commit waits for the disk: SQLite ``synchronous = FULL``; on
+            PostgreSQL, without it, commits do not wait for the WAL flush
+            (``synchronous_commit = off``, set once per connection).
     """
     try:
         parsed = make_url(url)
@@ -56,7 +58,7 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
                 f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
                 provider="store",
             )
-        engine = create_engine(parsed, echo=echo, **_options(parsed, timeout))
+        engine = create_engine(parsed, echo=echo, **_options(parsed, timeout, durable))
     except (sa_exc.ArgumentError, ImportError) as exc:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
@@ -68,12 +70,12 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
     return engine
 
 
-def _options(url: URL, timeout: float) -> dict[str, Any]:
+def _options(url: URL, timeout: float, durable: bool) -> dict[str, Any]:
     if url.get_backend_name() != "sqlite":
         return {
             "pool_pre_ping": True,
             "pool_timeout": timeout,
-            "connect_args": _postgres_bounds(url, timeout),
+            "connect_args": _postgres_bounds(url, timeout, durable),
         }
     if in_memory(url):
         # Every thread must see the same in-memory database, so they share one connection.
@@ -81,12 +83,16 @@ def _options(url: URL, timeout: float) -> dict[str, Any]:
     return {}
 
 
-def _postgres_bounds(url: URL, timeout: float) -> dict[str, Any]:
-    """Return the libpq parameters bounding every call by ``timeout``, except those the URL sets."""
+def _postgres_bounds(url: URL, timeout: float, durable: bool) -> dict[str, Any]:
+    """Return the libpq parameters bounding every call by ``timeout``, except those the URL sets.
+
+    Unless ``durable``, commits do not wait for the WAL flush either.
+    """
     millis = max(1, round(timeout * 1000))
+    options = f"-c statement_timeout={millis} -c lock_timeout={millis}"
     bounds: dict[str, Any] = {
         "connect_timeout": max(2, math.ceil(timeout)),  # libpq's minimum is 2 s
-        "options": f"-c statement_timeout={millis} -c lock_timeout={millis}",
+        "options": options if durable else f"{options} -c synchronous_commit=off",
         "keepalives": 1,
         "keepalives_idle": max(1, math.ceil(timeout)),
         "keepalives_interval": 1,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -230,6 +231,21 @@ async def test_every_search_answers_once_its_record_is_committed(
     assert synchronous == (2 if sync else 1)  # FULL, NORMAL
     await searcher.aclose()
     reader.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("sync", [False, True])
+def test_postgres_commits_wait_for_the_disk_only_in_sync_stores(
+    postgres_url: str, sync: bool
+) -> None:
+    store = SearchStore(postgres_url, table_prefix=f"s{uuid.uuid4().hex[:12]}_", sync=sync)
+    try:
+        with store.engine.connect() as conn:
+            setting = conn.exec_driver_sql("SHOW synchronous_commit").scalar_one()
+        assert setting == ("on" if sync else "off")
+    finally:
+        store.metadata.drop_all(store.engine)
+        store.close()
 
 
 async def test_a_record_that_fails_to_save_makes_its_answer_partial(
