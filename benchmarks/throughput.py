@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -97,9 +98,16 @@ def raw_call() -> Call:
     return call
 
 
+#: Answers that came with a store warning (record not committed within ``wait``), per searcher.
+UNSTORED: dict[int, int] = {}
+
+
 def engine_call(searcher: Searcher) -> Call:
     async def call(n: int) -> object:
-        return await searcher.aall(requests(n))
+        response = await searcher.aall(requests(n))
+        if response.warnings:
+            UNSTORED[id(searcher)] = UNSTORED.get(id(searcher), 0) + 1
+        return response
 
     return call
 
@@ -154,14 +162,15 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
         stores["unified-search postgresql sync"] = SearchStore(
             args.postgres, table_prefix=prefix, sync=True
         )
+    searchers = {name: Searcher(handlers=HANDLERS, store=store) for name, store in stores.items()}
     calls = {"raw asyncio.gather": raw_call()} | {
-        name: engine_call(Searcher(handlers=HANDLERS, store=store))
-        for name, store in stores.items()
+        name: engine_call(searcher) for name, searcher in searchers.items()
     }
     busy = {name: Timing() for name in calls}
     alone = {name: Timing() for name in calls}
     for call in calls.values():  # warm up: tokenizer, validators, connections
         await run(call, 100, 10, 0)
+    UNSTORED.clear()
     per_round = args.searches // args.rounds
     for round_ in range(args.rounds):
         for name, call in calls.items():
@@ -175,6 +184,8 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
         mean_alone = statistics.mean(alone[name].latencies)
         figures["concurrency_1_ms"] = round(mean_alone, 3)
         figures["overhead_over_raw_ms"] = round(mean_alone - raw_alone, 3)
+        if name in searchers:  # answers whose record was not committed within ``wait``
+            figures["answers_not_stored_in_time"] = UNSTORED.get(id(searchers[name]), 0)
         result[name] = figures
     for store in stores.values():
         if store is not None:
@@ -185,28 +196,36 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
 
 
 async def memory(searches: int, folder: Path) -> dict[str, float]:
-    """RSS (MiB) after warm-up and at each quarter of ``searches`` recorded searches.
+    """RSS (MiB) and live Python objects after warm-up and at each quarter of ``searches``.
 
     Growth within the configured caches' bounds is expected early (the last 4,096 scopes'
-    numbering, 65,536 fresh scopes, 4,096 canonical URLs ...); the last quarter shows
-    whether anything grows without bound.
+    numbering, 4,096 canonical URLs ...); the last quarter shows whether anything grows
+    without bound. The objects (counted after a collection) tell the process's own growth
+    from the allocator's: RSS also moves as freed memory is reused or returned.
     """
     process = psutil.Process()
     store = SearchStore(f"sqlite:///{folder / 'memory.sqlite3'}")
     searcher = Searcher(handlers=HANDLERS, store=store)
     call = engine_call(searcher)
     await run(call, 2_000, 50, 0)
+    gc.collect()
     figures: dict[str, float] = {
         "searches": searches,
         "rss_after_warmup_mib": round(process.memory_info().rss / 2**20, 1),
+        "objects_after_warmup": len(gc.get_objects()),
     }
     quarter = searches // 4
     for part in range(1, 5):
         await run(call, quarter, 50, 10_000 + part * quarter)
+        gc.collect()
         figures[f"rss_after_{part * quarter}_mib"] = round(process.memory_info().rss / 2**20, 1)
+        figures[f"objects_after_{part * quarter}"] = len(gc.get_objects())
     await searcher.aclose()
     figures["growth_last_quarter_mib"] = round(
         figures[f"rss_after_{4 * quarter}_mib"] - figures[f"rss_after_{3 * quarter}_mib"], 1
+    )
+    figures["objects_growth_last_quarter"] = (
+        figures[f"objects_after_{4 * quarter}"] - figures[f"objects_after_{3 * quarter}"]
     )
     return figures
 
@@ -307,6 +326,7 @@ def table(systems: dict[str, dict[str, float]]) -> str:
         "p99_ms",
         "concurrency_1_ms",
         "overhead_over_raw_ms",
+        "answers_not_stored_in_time",
     ]
     lines = [f"{'system':<36}" + "".join(f"{c:>22}" for c in columns)]
     for name, figures in systems.items():
@@ -316,13 +336,16 @@ def table(systems: dict[str, dict[str, float]]) -> str:
         lines.append(f"{name:<36}{cells}")
     for name, figures in systems.items():
         if "growth_last_quarter_mib" in figures:
-            samples = ", ".join(
-                f"{key.removeprefix('rss_after_').removesuffix('_mib')}: {value}"
-                for key, value in figures.items()
-                if key.startswith("rss_after_")
-            )
+            for what, unit in (("rss", "_mib"), ("objects", "")):
+                samples = ", ".join(
+                    f"{key.removeprefix(what + '_after_').removesuffix(unit)}: {value:g}"
+                    for key, value in figures.items()
+                    if key.startswith(what + "_after_")
+                )
+                lines.append(f"{name} {what} ({samples})")
             lines.append(
-                f"{name} RSS MiB ({samples}); last quarter {figures['growth_last_quarter_mib']:+}"
+                f"last quarter: RSS {figures['growth_last_quarter_mib']:+} MiB, "
+                f"objects {figures['objects_growth_last_quarter']:+g}"
             )
     return "\n".join(lines)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import uuid
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -19,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from unified_search._random_ids import random_hex
 from unified_search.errors import ErrorInfo
 from unified_search.types import Reference, SearchType
 
@@ -74,7 +74,7 @@ class TraceNode(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    id: str = Field(default_factory=random_hex)
     kind: Literal["search", "search_item", "search_step"]
     parent_id: str | None = None
     type: SearchType | None = None

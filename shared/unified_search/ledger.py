@@ -46,6 +46,9 @@ from sqlalchemy import (
     tuple_,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
+
+from unified_search.store_engine import PlainInsert
 
 Insert = Callable[[Table], sqlite.Insert | postgresql.Insert]
 
@@ -80,10 +83,10 @@ class Ledger:
     The statements are built once, with bound parameters, so each call only binds values.
     """
 
-    def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: str) -> None:
+    def __init__(self, scopes: Table, ids: Table, insert: Insert, dialect: Dialect) -> None:
         self.scopes = scopes
         self.ids = ids
-        self._postgres = dialect == "postgresql"
+        self._postgres = dialect.name == "postgresql"
         greatest = func.greatest if self._postgres else func.max
         current: ColumnElement[int] = greatest(scopes.c.last_index, bindparam("floor"))
         # Whole primary keys, so the lookup stays an index probe however large the scope grows.
@@ -99,9 +102,20 @@ class Ledger:
         )
         self._raise = raise_counter.returning(scopes.c.last_index)
         self._add = insert(ids).on_conflict_do_nothing().returning(ids.c.item)
-        # For writing many scopes at once, where nothing is read back.
-        self._raise_many = raise_counter
-        self._add_many = insert(ids).on_conflict_do_nothing()
+        # For writing many scopes at once, where nothing is read back: each counter goes
+        # up to the scope's highest index at least.
+        highest = "greatest" if self._postgres else "max"
+        counter = dialect.identifier_preparer.format_table(scopes)
+        self._raise_many = PlainInsert(
+            scopes,
+            dialect,
+            ["scope", "last_index"],
+            on_conflict=f"ON CONFLICT (scope) DO UPDATE SET "
+            f"last_index = {highest}({counter}.last_index, excluded.last_index)",
+        )
+        self._add_many = PlainInsert(
+            ids, dialect, ["scope", "item", "ref_index"], on_conflict="ON CONFLICT DO NOTHING"
+        )
 
     def allocate(
         self, conn: Connection, scope: str, keys: Sequence[str], floor: int = 0
@@ -132,18 +146,16 @@ class Ledger:
         entries = [(scope, indices) for scope, indices in scopes if indices]
         if not entries:
             return
-        counters = [
-            {"scope": scope, "first": top, "floor": top, "count": 0}
-            for scope, indices in entries
-            for top in [max(indices.values())]
-        ]
-        conn.execute(self._raise_many, counters)
+        tops: dict[str, int] = {}  # one row per scope: an upsert may not touch a row twice
+        for scope, indices in entries:
+            tops[scope] = max(tops.get(scope, 0), *indices.values())
+        self._raise_many(conn, [{"scope": scope, "last_index": top} for scope, top in tops.items()])
         rows = [
             {"scope": scope, "item": item_hash(key), "ref_index": index}
             for scope, indices in entries
             for key, index in indices.items()
         ]
-        conn.execute(self._add_many, rows)
+        self._add_many(conn, rows)
 
     def without_waiting_for_disk(self, conn: Connection) -> None:
         """Let this transaction commit without waiting for PostgreSQL's WAL flush (see above)."""

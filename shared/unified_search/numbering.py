@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from unified_search._random_ids import random_hex
 from unified_search.citations import CitationAllocator, CitationRegistry
 from unified_search.errors import SearchError
 from unified_search.types import ResultItem, citation_id, citation_index
@@ -82,7 +82,7 @@ class Numbering:
 
     def new_scope(self) -> str:
         """Return a fresh random scope; its first numbering needs no store round trip."""
-        scope = uuid.uuid4().hex
+        scope = random_hex()
         with self._lock:
             self._fresh[scope] = None
             while len(self._fresh) > self._fresh_capacity:

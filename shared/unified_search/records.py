@@ -223,12 +223,44 @@ def as_utc(moment: datetime) -> datetime:
 
 def records_from_response(response: SearchResponse, config: SearchConfig) -> list[SearchRecord]:
     """Build one record per finished request of ``response``, each with the references it found."""
+    # The configuration comes from ``config_json``, already without credentials.
+    return [
+        SearchRecord.model_validate(fields, context={"redacted": True})
+        for fields in record_fields(response, config)
+    ]
+
+
+def record_fields(response: SearchResponse, config: SearchConfig) -> list[dict[str, Any]]:
+    """The ``SearchRecord`` fields of each finished request of ``response``, unvalidated.
+
+    The store writes these straight into rows (``unified_search.record_rows``):
+    everything in them is already checked, and the configuration is redacted.
+    """
     finished = [result for result in response.results if result is not None]
     owned = _references_by_result(response, finished)
     stored_config = config_json(config)
     now = datetime.now(UTC)
     return [
-        _record(response, result, owned[position], stored_config, now)
+        {
+            "request_id": response.request_id,
+            "chat_id": response.chat_id,
+            "query": result.query,
+            "type": result.type,
+            "source": result.source,
+            "config": stored_config,
+            "keywords": result.keywords,
+            "entities": result.entities,
+            "relations": result.relations,
+            "dsl": result.dsl,
+            "references": owned[position],
+            "graph": result.graph_nodes,
+            "xml": response.context.xml,
+            "prompt": response.context.prompt,
+            "duration_ms": result.duration_ms,
+            "error": result.error,
+            "created_at": now,
+            "deleted_at": None,
+        }
         for position, result in enumerate(finished)
     ]
 
@@ -253,41 +285,7 @@ def _references_by_result(
     return owned
 
 
-def _record(
-    response: SearchResponse,
-    result: SearchResult,
-    references: list[Reference],
-    config: JSON,
-    created_at: datetime,
-) -> SearchRecord:
-    fields = dict(
-        request_id=response.request_id,
-        chat_id=response.chat_id,
-        query=result.query,
-        type=result.type,
-        source=result.source,
-        config=config,
-        keywords=result.keywords,
-        entities=result.entities,
-        relations=result.relations,
-        dsl=result.dsl,
-        references=references,
-        graph=result.graph_nodes,
-        xml=response.context.xml,
-        prompt=response.context.prompt,
-        duration_ms=result.duration_ms,
-        error=result.error,
-        created_at=created_at,
-    )
-    # The configuration comes from ``config_json``, already without credentials.
-    return SearchRecord.model_validate(fields, context={"redacted": True})
-
-
 # -- table rows -------------------------------------------------------------------------------
-
-# The reference fields that have their own column; the rest is kept as JSON in ``extra``.
-_REF_COLUMNS = {"id", "index", "type", "title", "url", "content"}
-_REF_EXTRA = [name for name in Reference.model_fields if name not in _REF_COLUMNS]
 
 
 def define_tables(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
@@ -369,60 +367,12 @@ def record_filters(
     return filters
 
 
-def _text(value: str) -> str:
-    # PostgreSQL text cannot hold NUL; store U+FFFD everywhere so both dialects agree.
-    return value.replace("\x00", "\ufffd")
-
-
-def record_row(record: SearchRecord) -> dict[str, Any]:
-    """Return the records-table row of ``record`` (its references are listed by index only).
-
-    JSON columns get plain Python values; the store's JSON encoder turns anything
-    else (dates, decimals) into JSON as pydantic would.
-    """
-    return {
-        "request_id": record.request_id,
-        "chat_id": record.chat_id,
-        "query": _text(record.query),
-        "type": record.type.value,
-        "source": record.source.value,
-        "config": record.config,
-        "keywords": record.keywords,
-        "entities": [entity.model_dump(mode="json") for entity in record.entities],
-        "relations": [relation.model_dump(mode="json") for relation in record.relations],
-        "dsl": record.dsl,
-        "reference_indices": [ref.index for ref in record.references],
-        "graph": [node.model_dump(mode="json") for node in record.graph],
-        "xml": _text(record.xml),
-        "prompt": _text(record.prompt),
-        "duration_ms": record.duration_ms,
-        "error": None if record.error is None else record.error.model_dump(mode="json"),
-        "created_at": record.created_at,
-        "deleted_at": record.deleted_at,
-    }
-
-
 def record_from_row(row: Any, by_index: dict[int, Reference]) -> SearchRecord:
     """Rebuild a record from its row and the stored references of its request."""
     data = dict(row)
     indices = data.pop("reference_indices")
     data["references"] = [by_index[index] for index in indices if index in by_index]
     return SearchRecord.model_validate(data)
-
-
-def reference_row(record_id: int, request_id: str, ref: Reference) -> dict[str, Any]:
-    """Return the references-table row of ``ref``, first cited by record ``record_id``."""
-    return {
-        "record_id": record_id,
-        "request_id": request_id,
-        "ref_index": ref.index,
-        "citation_id": ref.id,
-        "type": ref.type.value,
-        "title": _text(ref.title),
-        "url": None if ref.url is None else _text(ref.url),
-        "content": _text(ref.content),
-        "extra": {name: getattr(ref, name) for name in _REF_EXTRA},
-    }
 
 
 def reference_from_row(row: Any) -> Reference:

@@ -17,13 +17,13 @@ visible while a visible record of its request lists it.
 
 Search records reach the database through a ``RecordWriter`` (see
 ``unified_search.writer``): ``arecord`` queues a search's records and the writer
-commits many searches per transaction. By default a search waits only for what
-others could depend on (the numbering of a scope it created); with
-``sync=True`` it also waits for its records. Either wait lasts at most ``wait``
-seconds: a slow or unreachable store never holds an answer longer, the answer
-says what was not stored, and the writer keeps retrying. Reads first wait (as
-long) for this store's queued records, so a process always reads its own searches;
-another process sees them once committed, a few milliseconds later.
+commits many searches per transaction (group commit). Every search waits for
+the commit of its batch, so its answer says whether it was stored; with
+``sync=True`` that commit also waits for the disk. Either wait lasts at most
+``wait`` seconds: a slow or unreachable store never holds an answer longer, the
+answer says what was not stored, and the writer keeps retrying. Reads first wait
+(as long) for this store's queued records, so a process always reads its own
+searches; another process sees them once committed.
 
 Errors: a URL whose dialect or driver is not available fails with
 ``SearchError(UNSUPPORTED)``; a database that cannot be reached (or fails while
@@ -37,7 +37,6 @@ everywhere. The table shapes and row conversions live in ``unified_search.record
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -54,23 +53,24 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.ledger import Ledger, define_ledger
 from unified_search.outage import StoreGate
 from unified_search.paths import DATA_HOME_ENV, data_home
+from unified_search.record_rows import RecordRows, rows_from_response, rows_of_record
 from unified_search.records import (
     SearchRecord,
     define_tables,
     record_filters,
     record_from_row,
-    record_row,
     records_from_response,
     reference_from_row,
-    reference_row,
 )
 from unified_search.response import SearchResponse
 from unified_search.store_engine import (
     DIALECTS,
+    PlainInsert,
     first_opening,
     in_memory,
     open_engine,
     reason,
+    reserve_ids,
     safe_url,
 )
 from unified_search.types import Reference, SearchType, Source
@@ -105,7 +105,9 @@ class SearchStore(Closable):
             retrying queued records on a store that is down.
         wait: seconds a search waits for the store (numbering, its record's commit)
             before it answers without it.
-        sync: every search waits until its record is committed, on disk.
+        sync: every commit waits until it is on disk (SQLite ``synchronous = FULL``,
+            PostgreSQL's durable commit); otherwise a crash of the machine or the
+            database server may lose the last commits (a crash of this process never does).
         max_pending: searches queued for the writer before searches slow down.
 
     Example:
@@ -141,8 +143,18 @@ class SearchStore(Closable):
             threading.Lock() if in_memory(self.engine.url) else nullcontext()
         )
         self._insert = DIALECTS[self.engine.dialect.name]
+        dialect = self.engine.dialect
+        self._insert_records = PlainInsert(
+            self.records, dialect, [column.name for column in self.records.columns]
+        )
+        self._insert_references = PlainInsert(
+            self.references,
+            dialect,
+            [column.name for column in self.references.columns if column.name != "id"],
+            on_conflict="ON CONFLICT DO NOTHING",
+        )
         scopes, ids = define_ledger(self.metadata, table_prefix)
-        self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect.name)
+        self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect)
         # The async twins run on the store's own threads, within ``timeout``.
         self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
         self.writer = RecordWriter(
@@ -174,7 +186,7 @@ class SearchStore(Closable):
         if not checked:
             return []
         with self._connection() as conn:
-            ids = self._insert_records(conn, checked)
+            ids = self._insert_rows(conn, [rows_of_record(record) for record in checked])
         return [
             record.model_copy(update={"id": id_}) for record, id_ in zip(checked, ids, strict=True)
         ]
@@ -192,17 +204,23 @@ class SearchStore(Closable):
             config: the configuration it ran with (stored without credentials).
             citations: the numbering of a scope the search created, written with its records.
 
-        The call waits (at most ``wait`` seconds) for the commit when ``citations``
-        are given, since another process may continue the scope as soon as the
-        answer is out, and for every search when the store is ``sync``. A returned
-        error says the records (and numbering) are not committed yet: still queued
-        and retried (``retryable``), or refused when the queue stayed full.
+        The call waits (at most ``wait`` seconds) for the commit of the batch
+        that holds the records: the many searches of a busy service share one
+        transaction, and each learns whether its own records are stored. A returned
+        error says they are not committed: still queued and retried (``retryable``),
+        refused when the queue stayed full, or dropped because they failed on their own.
         """
-        write = PendingWrite(
-            response.request_id,
-            functools.partial(records_from_response, response, config),
-            dict(citations or {}),
-        )
+        try:
+            # Built here, once: the loop holds the interpreter anyway, and the writer's
+            # thread, left with little but the database's own work, rarely needs it.
+            rows = rows_from_response(response, config)
+        except Exception as exc:  # a record that cannot be built is reported with its search
+            return SearchError(
+                ErrorCode.UNKNOWN,
+                f"the search record could not be built: {exc}",
+                provider="store",
+            )
+        write = PendingWrite(response.request_id, lambda: rows, dict(citations or {}))
         try:
             await self.writer.asubmit(write, wait=self.wait)
         except SearchError as exc:
@@ -210,8 +228,6 @@ class SearchStore(Closable):
         known = self.writer.problem or self._gate.problem  # the writer's, or this search's own
         if known is not None:
             return self._unavailable(known)
-        if not (citations or self.sync):
-            return None
         try:
             if await self.writer.await_commit(write, wait=self.wait):
                 return None
@@ -219,11 +235,7 @@ class SearchStore(Closable):
             return (
                 exc
                 if isinstance(exc, SearchError)
-                else SearchError(
-                    ErrorCode.UNKNOWN,
-                    f"the search record could not be built: {exc}",
-                    provider="store",
-                )
+                else SearchError(ErrorCode.UNKNOWN, f"not stored: {exc}", provider="store")
             )
         if self.writer.problem is not None:
             return self._unavailable(self.writer.problem)
@@ -253,38 +265,29 @@ class SearchStore(Closable):
     def _write_batch(self, batch: Sequence[Built]) -> None:
         """Write the searches of ``batch`` in one transaction (the writer's thread calls this)."""
         fresh = [(b.write.request_id, b.write.citations) for b in batch if b.write.citations]
-        records = [record for b in batch for record in b.records]
-        if not (fresh or records):
+        rows = [rows for b in batch for rows in b.records]
+        if not (fresh or rows):
             return
-        with self._connection() as conn:
-            if not self.sync:
-                self.ledger.without_waiting_for_disk(conn)
+        with self._connection() as conn:  # a store that is not ``sync`` never waits for the disk
             self.ledger.remember_many(conn, fresh)
-            if records:
-                self._insert_records(conn, records)
+            self._insert_rows(conn, rows)
 
-    def _insert_records(self, conn: Connection, records: Sequence[SearchRecord]) -> list[int]:
-        """Insert ``records`` and their references (the first stored copy of each is kept)."""
-        # PostgreSQL returns the ids in the rows' order in one statement. SQLite would run one
-        # statement per row for that; in one statement it gives each row the next rowid, in
-        # order, and BEGIN IMMEDIATE holds the write lock, so the sorted ids are in row order.
-        in_order = self.engine.dialect.name == "postgresql"
-        insert = self.records.insert().returning(
-            self.records.c.id, sort_by_parameter_order=in_order
+    def _insert_rows(self, conn: Connection, rows: Sequence[RecordRows]) -> list[int]:
+        """Insert records and their references (the first stored copy of each is kept)."""
+        if not rows:
+            return []
+        ids = reserve_ids(conn, self.records, len(rows))
+        self._insert_records(
+            conn, ({"id": id_, **r.record} for id_, r in zip(ids, rows, strict=True))
         )
-        ids = [int(id_) for id_ in conn.execute(insert, [record_row(r) for r in records]).scalars()]
-        if not in_order:
-            ids.sort()
-        rows = [
-            reference_row(record_id, record.request_id, ref)
-            for record_id, record in zip(ids, records, strict=True)
-            for ref in record.references
-        ]
-        if rows:
-            statement = self._insert(self.references).on_conflict_do_nothing(
-                index_elements=["request_id", "ref_index"]
-            )
-            conn.execute(statement, rows)
+        self._insert_references(
+            conn,
+            (
+                {"record_id": id_, **reference}
+                for id_, r in zip(ids, rows, strict=True)
+                for reference in r.references
+            ),
+        )
         return ids
 
     def delete_chat(self, chat_id: str) -> int:

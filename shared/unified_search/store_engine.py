@@ -1,29 +1,32 @@
-"""Open the record store's database: supported dialects, timeouts, SQLite tuning, safe URLs.
+"""Open the record store's database: supported dialects, timeouts, SQLite tuning, safe URLs, fast inserts.
 
 Every database call of the store is bounded by one ``timeout``: on PostgreSQL
 the connection attempt (``connect_timeout``), each statement and each lock wait
 (``statement_timeout``, ``lock_timeout``), a silent peer (TCP keepalives and
 ``tcp_user_timeout``) and the wait for a pooled connection; on SQLite the wait
 for another writer's lock (``busy_timeout``). Values the URL sets itself win.
+
+Records are written many rows at a time (``PlainInsert``, ``reserve_ids``): a
+few multi-row statements per batch, without SQLAlchemy's per-value work, which
+cost more than the database itself.
 """
 
 from __future__ import annotations
 
-import json
+import itertools
 import math
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 from filelock import Timeout as FileLockTimeout
-from pydantic_core import to_jsonable_python
+from sqlalchemy import JSON as SQL_JSON
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.pool import StaticPool
 
 from unified_search.errors import ErrorCode, SearchError
@@ -42,7 +45,9 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
         url: the SQLAlchemy URL.
         echo: log every statement.
         timeout: seconds any database call may take (see the module docstring).
-        durable: SQLite only: every commit waits for the disk (``synchronous = FULL``).
+        durable: every commit waits for the disk: SQLite ``synchronous = FULL``; on
+            PostgreSQL, without it, commits do not wait for the WAL flush
+            (``synchronous_commit = off``, set once per connection).
     """
     try:
         parsed = make_url(url)
@@ -53,9 +58,7 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
                 f"the search store supports sqlite and postgresql URLs, not {dialect!r}",
                 provider="store",
             )
-        engine = create_engine(
-            parsed, echo=echo, json_serializer=RepeatingJSON(), **_options(parsed, timeout)
-        )
+        engine = create_engine(parsed, echo=echo, **_options(parsed, timeout, durable))
     except (sa_exc.ArgumentError, ImportError) as exc:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
@@ -67,36 +70,12 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
     return engine
 
 
-class RepeatingJSON:
-    """``json.dumps`` (dates, enums, decimals as pydantic writes them) that encodes a value equal to the last one only once.
-
-    Every record of a service carries the same configuration, by far its largest
-    JSON value; comparing it with the last one (equal parts are mostly the same
-    objects) costs a fraction of encoding it again.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._last: tuple[Any, str] = (None, "null")
-
-    def __call__(self, value: Any) -> str:
-        """Encode ``value`` as JSON."""
-        last, text = self._last
-        if isinstance(value, dict) and len(value) > 4 and value == last:
-            return text
-        text = json.dumps(value, default=to_jsonable_python)
-        if isinstance(value, dict):
-            with self._lock:
-                self._last = (value, text)
-        return text
-
-
-def _options(url: URL, timeout: float) -> dict[str, Any]:
+def _options(url: URL, timeout: float, durable: bool) -> dict[str, Any]:
     if url.get_backend_name() != "sqlite":
         return {
             "pool_pre_ping": True,
             "pool_timeout": timeout,
-            "connect_args": _postgres_bounds(url, timeout),
+            "connect_args": _postgres_bounds(url, timeout, durable),
         }
     if in_memory(url):
         # Every thread must see the same in-memory database, so they share one connection.
@@ -104,12 +83,16 @@ def _options(url: URL, timeout: float) -> dict[str, Any]:
     return {}
 
 
-def _postgres_bounds(url: URL, timeout: float) -> dict[str, Any]:
-    """Return the libpq parameters bounding every call by ``timeout``, except those the URL sets."""
+def _postgres_bounds(url: URL, timeout: float, durable: bool) -> dict[str, Any]:
+    """Return the libpq parameters bounding every call by ``timeout``, except those the URL sets.
+
+    Unless ``durable``, commits do not wait for the WAL flush either.
+    """
     millis = max(1, round(timeout * 1000))
+    options = f"-c statement_timeout={millis} -c lock_timeout={millis}"
     bounds: dict[str, Any] = {
         "connect_timeout": max(2, math.ceil(timeout)),  # libpq's minimum is 2 s
-        "options": f"-c statement_timeout={millis} -c lock_timeout={millis}",
+        "options": options if durable else f"{options} -c synchronous_commit=off",
         "keepalives": 1,
         "keepalives_idle": max(1, math.ceil(timeout)),
         "keepalives_interval": 1,
@@ -192,3 +175,79 @@ def reason(exc: sa_exc.SQLAlchemyError) -> str:
     """The first line of what the database said."""
     original = getattr(exc, "orig", None)
     return str(original or exc).strip().splitlines()[0]
+
+
+#: Most bound values per statement: SQLite before 3.32 allows 999, PostgreSQL 65,535.
+_MAX_VALUES = {"sqlite": 999, "postgresql": 30_000}
+
+
+class PlainInsert:
+    """Insert many rows with a few multi-row ``INSERT … VALUES (…), (…)`` statements.
+
+    One statement for many rows, rather than a driver ``executemany`` (one step per
+    row), matters beyond the database's own work: the driver lets go of the
+    interpreter at every step, and a thread that lets go while another one computes
+    waits up to 5 ms to get it back. Values are bound as the rows hold them: JSON
+    columns take text already encoded, other columns go through their type's bind
+    processor when the dialect has one (SQLite's dates), so what is stored reads
+    back through the table exactly as a Core insert would have.
+
+    Args:
+        table: the table.
+        dialect: the engine's dialect (its paramstyle and processors).
+        columns: the columns each row sets.
+        on_conflict: what follows the values (``ON CONFLICT DO NOTHING`` ...).
+    """
+
+    def __init__(
+        self, table: Table, dialect: Dialect, columns: Sequence[str], *, on_conflict: str = ""
+    ) -> None:
+        quote = dialect.identifier_preparer.quote
+        names = ", ".join(quote(name) for name in columns)
+        self._head = (
+            f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) VALUES "
+        )
+        self._tail = f" {on_conflict}" if on_conflict else ""
+        mark = "%s" if dialect.paramstyle in ("format", "pyformat") else "?"
+        self._row = f"({', '.join([mark] * len(columns))})"
+        self._per_statement = max(1, _MAX_VALUES.get(dialect.name, 999) // len(columns))
+        self._columns = list(columns)
+        self._processors = [
+            None
+            if isinstance(table.c[name].type, SQL_JSON)
+            else table.c[name].type.bind_processor(dialect)
+            for name in columns
+        ]
+
+    def __call__(self, conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Insert ``rows``."""
+        values = [self._values(row) for row in rows]
+        for start in range(0, len(values), self._per_statement):
+            chunk = values[start : start + self._per_statement]
+            sql = self._head + ", ".join([self._row] * len(chunk)) + self._tail
+            conn.exec_driver_sql(sql, tuple(itertools.chain.from_iterable(chunk)))
+
+    def _values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(
+            row[name] if processor is None else processor(row[name])
+            for name, processor in zip(self._columns, self._processors, strict=True)
+        )
+
+
+def reserve_ids(conn: Connection, table: Table, count: int) -> list[int]:
+    """Reserve ``count`` new values of ``table``'s integer ``id`` key, in increasing order.
+
+    PostgreSQL draws them from the column's sequence (other sessions get others).
+    SQLite continues after the largest: the store's transactions begin with
+    ``BEGIN IMMEDIATE``, so no other writer can take them before this one commits.
+    """
+    name = conn.dialect.identifier_preparer.format_table(table)
+    if conn.dialect.name == "postgresql":
+        drawn = conn.exec_driver_sql(
+            "SELECT nextval(pg_get_serial_sequence(%(table)s, 'id')) "
+            "FROM generate_series(1, %(count)s)",
+            {"table": name, "count": count},
+        ).scalars()
+        return sorted(int(value) for value in drawn)
+    top = conn.exec_driver_sql(f"SELECT coalesce(max(id), 0) FROM {name}").scalar_one()
+    return list(range(int(top) + 1, int(top) + 1 + count))

@@ -11,7 +11,9 @@ Durability: a search's records and references are written in one transaction
 with the rest of its batch, so a crash (``kill -9``) never leaves half a
 record; it loses what was queued and not yet committed, that is the searches
 of the last flush (normally a few milliseconds), never more than
-``max_pending`` searches. ``close``/``aclose`` write everything queued first.
+``max_pending`` searches, and none that waited for its commit (``await_commit``,
+as the store's searches do before they answer). ``close``/``aclose`` write
+everything queued first.
 
 Back-pressure: when ``max_pending`` searches wait, ``asubmit`` waits for room
 (up to its deadline) instead of dropping anything; a write that still finds no
@@ -44,6 +46,8 @@ from unified_search.errors import ErrorCode, SearchError
 
 logger = logging.getLogger(__name__)
 
+#: Fewest searches a transaction takes when more wait (a commit has a fixed cost).
+MIN_BATCH = 16
 #: Seconds between retries of a failing batch: doubling from this ...
 RETRY_FIRST = 0.05
 #: ... up to this.
@@ -54,8 +58,7 @@ RETRY_MAX = 2.0
 class PendingWrite:
     """What one search leaves to store, and a future completed once it is committed.
 
-    ``records`` builds the rows to insert; it runs on the writer's thread, off
-    the search's path.
+    ``records`` gives the rows to insert; it is called on the writer's thread.
     """
 
     request_id: str
@@ -63,6 +66,8 @@ class PendingWrite:
     citations: dict[str, int] = field(default_factory=dict)
     """The numbering of a scope the search created (``ResultItem.key`` → index), if any."""
     done: Future[None] = field(default_factory=Future)
+    waiter: asyncio.Future[BaseException | None] | None = field(default=None, repr=False)
+    """Completed on the submitting event loop with ``done``'s outcome (see ``RecordWriter.asubmit``)."""
 
     def __post_init__(self) -> None:
         self.done.set_running_or_notify_cancel()  # nobody may cancel a write another search shares
@@ -112,7 +117,12 @@ class RecordWriter:
         name: str = "unified-search-writer",
     ) -> None:
         self._write = write
-        self._queue: queue.Queue[Any] = queue.Queue(maxsize=max_pending)
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._max_pending = max_pending
+        self._queued = 0  # searches submitted and not yet taken into a transaction
+        self._unwritten = 0  # searches submitted and not yet written (or given up)
+        self._carry: list[PendingWrite] = []  # taken from the queue beyond a batch (the thread's)
+        self._outbox: list[PendingWrite] = []  # submitted during this event-loop iteration
         self._batch = batch
         self._name = name
         self._lock = threading.Lock()
@@ -141,10 +151,15 @@ class RecordWriter:
     @property
     def pending(self) -> int:
         """Searches queued and not yet taken into a transaction."""
-        return self._queue.qsize()
+        return self._queued
 
     async def asubmit(self, write: PendingWrite, *, wait: float) -> None:
         """Queue ``write``; when the queue is full, wait up to ``wait`` seconds for room.
+
+        The writes submitted during one iteration of the event loop reach the
+        writer's thread together, and the thread tells the loop once per batch
+        that they are written: a busy loop wakes the thread, and is woken by it,
+        once per batch rather than once per search.
 
         Raises:
             SearchError: ``TIMEOUT`` when there was no room in time (nothing was queued),
@@ -153,31 +168,35 @@ class RecordWriter:
         self._start()
         deadline = time.monotonic() + wait
         delay = 0.001
-        while True:
-            try:
-                self._queue.put_nowait(write)
-                return
-            except queue.Full:
-                if time.monotonic() >= deadline:
-                    raise SearchError(
-                        ErrorCode.TIMEOUT,
-                        f"the record store is behind: {self.pending} searches wait to be "
-                        f"written and none made room within {wait:g} s",
-                        provider="store",
-                    ) from None
+        while not self._reserve():
+            if time.monotonic() >= deadline:
+                raise SearchError(
+                    ErrorCode.TIMEOUT,
+                    f"the record store is behind: {self.pending} searches wait to be "
+                    f"written and none made room within {wait:g} s",
+                    provider="store",
+                )
             await asyncio.sleep(delay)  # back-pressure: the search waits, nothing is dropped
             delay = min(delay * 2, 0.05)
+        loop = asyncio.get_running_loop()
+        write.waiter = loop.create_future()
+        with self._lock:
+            self._outbox.append(write)
+            first = len(self._outbox) == 1
+        if first:
+            loop.call_soon(self._send_outbox)
 
     def flush(self, timeout: float) -> bool:
         """Wait until everything queued before this call is written; tell whether it was in time."""
-        if self._queue.unfinished_tasks == 0:
+        if self._unwritten == 0:
             return True
+        self._send_outbox()
         marker = PendingWrite("flush", list)
         try:
             self._start()
-            self._queue.put(marker, timeout=timeout)
+            self._queue.put([marker])
             marker.done.result(timeout)
-        except (queue.Full, TimeoutError, SearchError):
+        except (TimeoutError, SearchError):
             return False
         return True
 
@@ -187,11 +206,32 @@ class RecordWriter:
         Raises:
             SearchError: the write was dropped (it failed on its own).
         """
+        waiter = write.waiter
+        if waiter is None or waiter.cancelled():
+            waiter = asyncio.wrap_future(write.done)  # type: ignore[arg-type]
         try:
-            await asyncio.wait_for(asyncio.wrap_future(write.done), wait)
+            async with asyncio.timeout(wait):
+                failure = await waiter
         except TimeoutError:
             return False
+        if failure is not None:
+            raise failure
         return True
+
+    def _reserve(self) -> bool:
+        with self._lock:
+            if self._queued >= self._max_pending:
+                return False
+            self._queued += 1
+            self._unwritten += 1
+            return True
+
+    def _send_outbox(self) -> None:
+        """Hand the writes submitted so far to the thread, as one item of its queue."""
+        with self._lock:
+            writes, self._outbox = self._outbox, []
+        if writes:
+            self._queue.put(writes)
 
     # -- the thread -------------------------------------------------------------------------
 
@@ -215,27 +255,36 @@ class RecordWriter:
             batch, stop = self._take()
             if batch:
                 self._flush(batch)
-            for _ in range(len(batch) + stop):
-                self._queue.task_done()  # ``unfinished_tasks`` counts what is not written yet
+                _wake(batch)
+                with self._lock:
+                    self._unwritten -= _submitted(batch)
             if stop:
                 return
 
     def _take(self) -> tuple[list[PendingWrite], bool]:
-        """Block for one write, then take whatever else is queued (up to ``batch``)."""
-        first = self._queue.get()
-        if first is _STOP:
-            return [], True
-        batch = [first]
+        """Block for some writes, then take about half of what is queued.
+
+        Searches wait for their commit, so a writer taking every waiting search
+        would leave the engine idle while it writes, and itself idle while the
+        engine works. Taking half (at least ``MIN_BATCH``, at most ``batch``)
+        answers some searches while the others are written: both work at once.
+        """
+        batch, self._carry = self._carry, []
         while len(batch) < self._batch:
             try:
-                item = self._queue.get_nowait()
+                item = self._queue.get(block=not batch)
             except queue.Empty:
                 break
             if item is _STOP:
-                self._queue.task_done()
+                if not batch:
+                    return [], True
                 self._queue.put(_STOP)  # seen after the rest is written
                 break
-            batch.append(item)
+            batch.extend(item)
+        size = min(self._batch, max(MIN_BATCH, len(batch) // 2))
+        batch, self._carry = batch[:size], batch[size:]
+        with self._lock:
+            self._queued -= _submitted(batch)
         return batch, False
 
     def _flush(self, batch: list[PendingWrite]) -> None:
@@ -309,7 +358,15 @@ class RecordWriter:
         if self._finalizer is not None:
             self._finalizer.detach()
         if thread is not None:
-            _stop(self._queue, thread, timeout)
+            self._send_outbox()
+            self._queue.put(_STOP)
+            thread.join(timeout + 5.0)
+            if thread.is_alive():
+                logger.error(
+                    "the record writer did not finish within %g s; %d searches unwritten",
+                    timeout,
+                    self._unwritten,
+                )
 
     async def aclose(self, timeout: float | None = None) -> None:
         """Async twin of ``close`` (waits in a worker thread)."""
@@ -327,18 +384,27 @@ def _build(write: PendingWrite) -> Built | None:
         return None
 
 
+def _submitted(writes: Sequence[PendingWrite]) -> int:
+    """How many of ``writes`` came through ``asubmit`` (the others are ``flush`` markers)."""
+    return sum(1 for write in writes if write.waiter is not None)
+
+
+def _wake(batch: Sequence[PendingWrite]) -> None:
+    """Tell each event loop waiting for writes of ``batch`` how they went, once per loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[PendingWrite]] = {}
+    for write in batch:
+        if write.waiter is not None:
+            by_loop.setdefault(write.waiter.get_loop(), []).append(write)
+    for loop, writes in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle, writes)
+
+
+def _settle(writes: Sequence[PendingWrite]) -> None:
+    for write in writes:
+        if write.waiter is not None and not write.waiter.done():
+            write.waiter.set_result(write.done.exception())
+
+
 def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, SearchError) and exc.retryable
-
-
-def _stop(pending: queue.Queue[Any], thread: threading.Thread, timeout: float) -> None:
-    """Ask the thread to stop once the queue is written, and wait for it."""
-    with contextlib.suppress(queue.Full):  # a hung store: the thread is told by the join timeout
-        pending.put(_STOP, timeout=timeout)
-    thread.join(timeout + 5.0)
-    if thread.is_alive():
-        logger.error(
-            "the record writer did not finish within %g s; %d searches unwritten",
-            timeout,
-            pending.qsize(),
-        )

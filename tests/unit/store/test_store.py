@@ -37,6 +37,21 @@ def test_searches_come_back_in_save_order(store: SearchStore, make_record: MakeR
     assert ids == sorted(ids) and len(set(ids)) == 3
 
 
+def test_a_save_larger_than_one_statement_keeps_every_row(
+    store: SearchStore, make_full_record: MakeRecord
+) -> None:
+    """Rows go in multi-row statements; more rows than one statement may bind still all land."""
+    records = [
+        make_full_record(f"big-{n}").model_copy(update={"query": f"query {n}"}) for n in range(120)
+    ]
+    saved = store.save(records)  # 120 x 19 record values, 240 x 9 reference values
+    ids = [record.id for record in saved]
+    assert ids == sorted(ids) and len(set(ids)) == 120
+    for original, stored in zip(records, saved, strict=True):
+        assert store.get_searches(original.request_id) == [stored]
+        assert stored == original.model_copy(update={"id": stored.id})
+
+
 def test_reference_lookup_by_global_index(
     store: SearchStore, make_record: MakeRecord, make_reference: Callable[..., Reference]
 ) -> None:

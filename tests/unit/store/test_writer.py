@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from sqlalchemy import event
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.writer import Built, PendingWrite, RecordWriter
+from unified_search.writer import MIN_BATCH, Built, PendingWrite, RecordWriter
 
 WordSearcher = Callable[[SearchStore], Searcher]
 
@@ -38,7 +39,7 @@ class Recorder:
         self.batches.append([b.write.request_id for b in batch])
 
 
-async def test_writes_queued_during_a_commit_share_the_next_one() -> None:
+async def test_writes_queued_during_a_commit_share_the_next_ones() -> None:
     recorder = Recorder()
     writer = RecordWriter(recorder)
     recorder.gate.clear()
@@ -48,7 +49,29 @@ async def test_writes_queued_during_a_commit_share_the_next_one() -> None:
         await writer.asubmit(write(f"w{n}"), wait=1)
     recorder.gate.set()
     writer.close()
-    assert recorder.batches == [["first"], [f"w{n}" for n in range(20)]]
+    assert recorder.batches[0] == ["first"]
+    assert [name for batch in recorder.batches[1:] for name in batch] == [
+        f"w{n}" for n in range(20)
+    ]
+    assert len(recorder.batches) <= 3
+
+
+async def test_a_batch_takes_about_half_of_what_waits() -> None:
+    """So some searches are answered, and work again, while the others are written."""
+    recorder = Recorder()
+    writer = RecordWriter(recorder)
+    recorder.gate.clear()
+    await writer.asubmit(write("first"), wait=1)
+    await asyncio.sleep(0.05)
+    for n in range(4 * MIN_BATCH):
+        await writer.asubmit(write(f"w{n}"), wait=1)
+    recorder.gate.set()
+    writer.close()
+    sizes = [len(batch) for batch in recorder.batches]
+    assert sizes == [1, 2 * MIN_BATCH, MIN_BATCH, MIN_BATCH]
+    assert [name for batch in recorder.batches[1:] for name in batch] == [
+        f"w{n}" for n in range(4 * MIN_BATCH)
+    ]
 
 
 async def test_a_full_queue_slows_searches_down_and_refuses_only_after_the_wait() -> None:
@@ -182,9 +205,10 @@ async def test_a_new_scope_is_numbered_on_disk_before_its_answer(
 
 
 @pytest.mark.parametrize("sync", [False, True])
-async def test_sync_stores_commit_every_record_before_the_answer(
+async def test_every_search_answers_once_its_record_is_committed(
     tmp_path: Path, sync: bool, word_searcher: WordSearcher
 ) -> None:
+    """Group commit: a search in a scope it did not create waits for its batch too."""
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     store = SearchStore(url, sync=sync, wait=10)  # time enough on a loaded machine
     writes: list[float] = []
@@ -199,12 +223,77 @@ async def test_sync_stores_commit_every_record_before_the_answer(
     searcher = word_searcher(store)
     response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
     reader = SearchStore(url)  # another connection: sees only what is committed
-    seen = reader.get_searches("chat")
-    assert len(seen) == (1 if sync else 0)
-    assert response.warnings == []
+    assert len(reader.get_searches("chat")) == 1
+    assert response.warnings == [] and response.status == "ok"
+    # ``sync`` also makes every commit wait for the disk.
+    with store.engine.connect() as conn:
+        synchronous = conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+    assert synchronous == (2 if sync else 1)  # FULL, NORMAL
     await searcher.aclose()
-    assert len(reader.get_searches("chat")) == 1  # closing writes what was queued
     reader.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("sync", [False, True])
+def test_postgres_commits_wait_for_the_disk_only_in_sync_stores(
+    postgres_url: str, sync: bool
+) -> None:
+    store = SearchStore(postgres_url, table_prefix=f"s{uuid.uuid4().hex[:12]}_", sync=sync)
+    try:
+        with store.engine.connect() as conn:
+            setting = conn.exec_driver_sql("SHOW synchronous_commit").scalar_one()
+        assert setting == ("on" if sync else "off")
+    finally:
+        store.metadata.drop_all(store.engine)
+        store.close()
+
+
+async def test_a_record_that_fails_to_save_makes_its_answer_partial(
+    store: SearchStore, word_searcher: WordSearcher
+) -> None:
+    """The database refuses one search's record: that answer says so, the others are stored."""
+    table = store.records.name
+    with store.engine.begin() as conn:
+        if store.engine.dialect.name == "sqlite":
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_refuse BEFORE INSERT ON {table} "
+                "WHEN instr(NEW.query, 'poison') > 0 BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        else:
+            conn.exec_driver_sql(
+                f"CREATE FUNCTION {table}_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                "BEGIN IF strpos(NEW.query, 'poison') > 0 THEN RAISE EXCEPTION 'refused'; END IF; "
+                "RETURN NEW; END $$"
+            )
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_refuse BEFORE INSERT ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {table}_refuse()"
+            )
+    searcher = word_searcher(store)
+    queries = ["poison a", "good b", "good c"]
+    # Continued scopes: nothing but the record makes these searches wait for the store.
+    responses = await asyncio.gather(
+        *(
+            searcher.asearch({"query": q, "type": "kb"}, request_id=f"scope-{n}")
+            for n, q in enumerate(queries)
+        )
+    )
+    poisoned, *good = responses
+    assert poisoned.status == "partial" and [i.title for i in poisoned.items] == ["poison", "a"]
+    [warning] = poisoned.warnings
+    assert warning.provider == "store" and "could not store the search record" in warning.message
+    assert "refused" in warning.message and not warning.retryable
+    logs = [log.message for log in poisoned.trace[0].logs]
+    assert any("could not store the search record" in m for m in logs)
+    for response in good:
+        assert response.status == "ok" and response.warnings == []
+        assert len(store.get_searches(response.request_id)) == 1
+    assert store.get_searches(poisoned.request_id) == []
+    await searcher.aclose()
+    if store.engine.dialect.name == "postgresql":
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(f"DROP TRIGGER {table}_refuse ON {table}")
+            conn.exec_driver_sql(f"DROP FUNCTION {table}_refuse()")
 
 
 async def test_a_store_slower_than_the_wait_never_holds_the_answer(
