@@ -25,24 +25,13 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from unified_search.config import ENVIRONMENT_PREFIXES
+
 COOKBOOK = Path(__file__).resolve().parent
 NOTEBOOKS = sorted(COOKBOOK.glob("[0-9][0-9]_*.ipynb"))
 KERNEL = "unified-search-cookbook"
 #: Seconds one cell may run (the knowledge-base cells embed a few dozen documents).
 CELL_TIMEOUT = 120
-#: Environment variables that would make a notebook use a live service or a developer's setup.
-PRIVATE_PREFIXES = (
-    "UNIFIED_SEARCH_",
-    "TAVILY_",
-    "SERPER_",
-    "SERPAPI_",
-    "BRAVE_",
-    "EXA_",
-    "JINA_",
-    "COHERE_",
-    "SEARXNG_",
-    "OPENAI_",
-)
 #: Saved in every notebook instead of the temporary kernel's name.
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
@@ -61,7 +50,7 @@ def kernel_home(folder: Path) -> Iterator[str]:
     (spec / "kernel.json").write_text(json.dumps(kernel), encoding="utf-8")
     saved = dict(os.environ)
     for name in list(os.environ):
-        if name.startswith(PRIVATE_PREFIXES):
+        if name.startswith(ENVIRONMENT_PREFIXES):
             del os.environ[name]
     os.environ.update(
         JUPYTER_PATH=str(folder / "jupyter"),

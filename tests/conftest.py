@@ -8,19 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-#: Environment variables that would leak a developer's real setup into the tests.
-_LEAKY_PREFIXES = (
-    "UNIFIED_SEARCH_",
-    "TAVILY_",
-    "SERPER_",
-    "SERPAPI_",
-    "BRAVE_",
-    "EXA_",
-    "JINA_",
-    "COHERE_",
-    "SEARXNG_",
-    "OPENAI_",
-)
+from unified_search.config import ENVIRONMENT_PREFIXES
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -32,7 +20,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
     """Remove API keys and config pointers so tests see only what they set."""
     for name in list(os.environ):
-        if name.startswith(_LEAKY_PREFIXES):
+        if name.startswith(ENVIRONMENT_PREFIXES):
             monkeypatch.delenv(name)
 
 

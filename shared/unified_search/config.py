@@ -28,6 +28,21 @@ from unified_search.web.config import WebConfig
 
 #: Environment variable naming the global configuration file.
 CONFIG_ENV = "UNIFIED_SEARCH_CONFIG"
+#: Prefixes of every environment variable the package or a provider it calls may read:
+#: the package's own settings and each remote API's key. Clearing them gives a run that
+#: uses nothing of the caller's setup (tests, the cookbook's saved outputs).
+ENVIRONMENT_PREFIXES = (
+    "UNIFIED_SEARCH_",
+    "TAVILY_",
+    "SERPER_",
+    "SERPAPI_",
+    "BRAVE_",
+    "EXA_",
+    "JINA_",
+    "COHERE_",
+    "SEARXNG_",
+    "OPENAI_",
+)
 Language = Literal["en", "zh"]
 
 
