@@ -93,7 +93,8 @@ class KBHandler(KBAdmin):
     async def _collection(self, name: str, *, create: bool = False) -> KBCollection:
         async with self._lock:
             if name not in self._collections:
-                model = self.embedding.name
+                # The first use loads the embedding model: a blocking second or more.
+                model = await asyncio.to_thread(lambda: self.embedding.name)
                 opener = create_collection if create else open_collection
                 chroma = await asyncio.to_thread(opener, self._client, name, model)
                 side = await asyncio.to_thread(SideStore, self._side_path(name))

@@ -208,3 +208,28 @@ async def test_a_chroma_server_gone_after_connecting_is_a_network_error(
         assert caught.value.code is ErrorCode.NETWORK_ERROR, caught.value.message
         assert "cannot reach the Chroma server" in caught.value.message
         await kb.aclose()
+
+
+async def test_building_the_embedded_knowledge_base_never_blocks_the_event_loop(
+    tmp_path: Path, make_embedding: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening embedded Chroma and loading the model (a slow one here) happen in threads."""
+    config = SearchConfig.load(
+        profile={"kb": {"data_dir": str(tmp_path), "collections": ["notes"]}}
+    )
+    indexer = await asyncio.to_thread(KBHandler.from_config, config, embedding=make_embedding())
+    await indexer.aadd_documents("notes", ["Glaciers melt in summer."])
+    await indexer.aclose()
+
+    def slow_model(settings: Any) -> Any:
+        time.sleep(1.0)  # what loading an ONNX model costs
+        return make_embedding()
+
+    monkeypatch.setattr("unified_search.kb.handler.embedding_from_config", slow_model)
+    watch = LoopWatch()
+    ticking = asyncio.ensure_future(watch.run())
+    async with Searcher(config) as searcher:
+        response = await searcher.asearch({"query": "glaciers", "type": "kb"})
+    ticking.cancel()
+    assert response.results[0].error is None and response.items
+    assert watch.longest < 0.5, f"the event loop stalled for {watch.longest:.2f} s"
