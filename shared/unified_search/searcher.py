@@ -152,11 +152,14 @@ class Searcher(Closable):
         return self._handlers.setdefault(type_, handler)
 
     def _built(self, type_: SearchType, building: asyncio.Future[SearchHandler]) -> None:
-        """Forget a finished attempt (a failed one is tried again by the next search)."""
+        """Keep a built handler, even one every waiting search gave up on (closed with the rest).
+
+        A failed attempt is forgotten, so that the next search tries again.
+        """
         if self._building.get(type_) is building:
             del self._building[type_]
-        if not building.cancelled():
-            building.exception()  # retrieved here: every waiter may have timed out
+        if not building.cancelled() and building.exception() is None:
+            self._handlers.setdefault(type_, building.result())
 
     @property
     def http(self) -> HttpClient:

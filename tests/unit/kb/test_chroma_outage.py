@@ -233,3 +233,26 @@ async def test_building_the_embedded_knowledge_base_never_blocks_the_event_loop(
     ticking.cancel()
     assert response.results[0].error is None and response.items
     assert watch.longest < 0.5, f"the event loop stalled for {watch.longest:.2f} s"
+
+
+async def test_a_slow_build_is_kept_once_done_even_when_every_search_gave_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The searches time out; the handler they started is kept, not built again by the next."""
+    built: list[SearchType] = []
+
+    def slow_build(type_: SearchType, config: Any, http: Any) -> Web:
+        time.sleep(1.0)  # connecting to a slow server
+        built.append(type_)
+        return Web()
+
+    monkeypatch.setattr("unified_search.searcher._builtin_handler", slow_build)
+    config = SearchConfig.load(profile={"options": {"timeout": 0.3}})
+    async with Searcher(config) as searcher:
+        first = await searcher.asearch({"query": "q", "type": "web"})
+        await asyncio.sleep(1.2)
+        second = await searcher.asearch({"query": "q", "type": "web"})
+    error = first.results[0].error
+    assert error is not None and error.code is ErrorCode.TIMEOUT
+    assert second.results[0].error is None
+    assert built == [SearchType.WEB]
