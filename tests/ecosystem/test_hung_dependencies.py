@@ -31,14 +31,14 @@ BOUND = 10.0
 
 
 @pytest.fixture
-async def hung() -> AsyncIterator[list[int]]:
+async def hung() -> AsyncIterator[list[socket.socket]]:
     """Three ports that accept connections and never answer (Chroma, PostgreSQL, Redis).
 
     Async: closed before the test's event loop waits for its worker threads.
     """
     listeners = [socket.create_server(("127.0.0.1", 0), backlog=64) for _ in range(3)]
     try:
-        yield [int(listener.getsockname()[1]) for listener in listeners]
+        yield listeners
     finally:
         for listener in listeners:
             listener.close()  # resets the waiting connections: no thread stays blocked
@@ -54,9 +54,9 @@ def searxng(request: httpx.Request) -> httpx.Response:
 
 @pytest.mark.postgres
 async def test_a_search_answers_within_its_timeout_with_every_dependency_hung(
-    postgres_url: str, hung: list[int], tmp_path: Path
+    postgres_url: str, hung: list[socket.socket], tmp_path: Path
 ) -> None:
-    chroma, postgres, redis = hung
+    chroma, postgres, redis = (int(listener.getsockname()[1]) for listener in hung)
     config = SearchConfig.load(
         profile={
             "options": {"timeout": SEARCH_TIMEOUT},
@@ -73,7 +73,8 @@ async def test_a_search_answers_within_its_timeout_with_every_dependency_hung(
     live = store.engine
     # No connect timeout of its own: only the store's bounds stand between a search and
     # libpq's 130 s wait.
-    store.engine = create_engine(postgres_url.replace("127.0.0.1:5432", f"127.0.0.1:{postgres}"))
+    hung_engine = create_engine(postgres_url.replace("127.0.0.1:5432", f"127.0.0.1:{postgres}"))
+    store.engine = hung_engine
     web = WebHandler(config, transport=httpx.MockTransport(searxng))
     try:
         async with Searcher(config, handlers={"web": web}, store=store) as searcher:
@@ -83,9 +84,13 @@ async def test_a_search_answers_within_its_timeout_with_every_dependency_hung(
             )
             elapsed = time.perf_counter() - started
     finally:
+        hung[1].close()  # the server is back: the record writer's attempt there ends too
         store.engine = live
-        store.metadata.drop_all(live)
-        store.close()
+        store.close()  # writes the queued record, then closes every connection
+        hung_engine.dispose()
+        cleanup = create_engine(postgres_url)
+        store.metadata.drop_all(cleanup)
+        cleanup.dispose()
     kb, found = response.results
     assert kb is not None and kb.error is not None and kb.error.code is ErrorCode.TIMEOUT
     assert found is not None and found.error is None and len(found.items) == 3
