@@ -12,7 +12,8 @@ network). The same load is then sent to five servers in turn:
 - ``unified-search (postgresql store)``: records in PostgreSQL through a relay;
 - ``unified-search (hung postgresql store)``: the same, the relay frozen after
   warm-up (connections stay open, nothing moves: a hung server);
-- ``unified-search (hung redis)``: the web cache is Redis at a port that never answers.
+- ``unified-search (hung redis)``: the web cache is Redis at a port that never answers;
+- ``unified-search (default, again)``: healthy once more, last.
 
 The load: ``--requests`` (1,000) measured searches of the database and the web
 (``types: ["db", "web"]``) at ``--concurrency`` (50), while ``--background`` (10)
@@ -20,8 +21,9 @@ other clients keep searching the knowledge base alone. The measured clients
 never need the hung Chroma; in the PostgreSQL and Redis runs every one of them
 meets the hung dependency (each search is recorded; each web search asks the
 cache first). Figures: completed requests, p50/p99/max latency, the ratio of
-p99 to the healthy run's, error codes in the answers, the background clients'
-answers, and the server's RSS and open descriptors before and after the load.
+p99 to the healthy runs' (the lower of the two, so the ratio errs against us),
+error codes in the answers, the background clients' answers, the store failures
+the server logged, and its RSS and open descriptors before and after the load.
 
 Usage: python benchmarks/server_load.py [--requests N] [--concurrency C]
        [--background B] [--postgres URL] [--json PATH]
@@ -69,6 +71,8 @@ HELP = [
     "delivery times to Europe",
 ]
 Figures = dict[str, float]
+#: The healthy runs; the lower of their p99s is the one the others are compared with.
+HEALTHY = ("unified-search (default)", "unified-search (default, again)")
 
 
 def app() -> Any:
@@ -275,8 +279,8 @@ class Outcomes:
     """Latencies of every answer, HTTP statuses other than 200, error codes in the answers.
 
     ``completed`` counts 200 answers; a search whose every source failed is answered
-    with a JSON error (``http_502``), timed like the others; ``no_answer`` counts
-    requests the server never answered.
+    with a JSON error (``http_502``), timed like the others; ``no_answer_<error>``
+    counts requests the server never answered, by the client's error.
     """
 
     def __init__(self) -> None:
@@ -287,8 +291,8 @@ class Outcomes:
         started = time.perf_counter()
         try:
             answer = await client.post("/api/search", json=body)
-        except httpx.HTTPError:
-            self.outcomes["no_answer"] += 1
+        except httpx.HTTPError as exc:
+            self.outcomes[f"no_answer_{type(exc).__name__}"] += 1
             return
         self.latencies.append((time.perf_counter() - started) * 1000)
         content = answer.json()
@@ -425,7 +429,9 @@ async def main(args: argparse.Namespace) -> dict[str, Figures]:
             cache = f"  cache:\n    backend: redis\n    url: redis://127.0.0.1:{port}/0"
             config = write_config(home, "redis", stand_in, web=cache)
             systems["unified-search (hung redis)"] = await run(args, home, config)
-    healthy = systems["unified-search (default)"]["p99_ms"]
+        # Healthy again: a shared machine's noise shows in the gap between the two runs.
+        systems["unified-search (default, again)"] = await run(args, home, default)
+    healthy = min(systems[name]["p99_ms"] for name in HEALTHY)
     for figures in systems.values():
         figures["p99_vs_default"] = round(figures["p99_ms"] / healthy, 2)
     return systems
@@ -444,6 +450,7 @@ def table(systems: dict[str, Figures]) -> str:
         ("rss_after_mib", "RSS after"),
         ("fds_before", "fds before"),
         ("fds_after", "fds after"),
+        ("store_failures_logged", "store errs"),
     ]
     lines = [f"{'system':<42}" + "".join(f"{label:>11}" for _, label in columns)]
     for name, figures in systems.items():
@@ -463,7 +470,7 @@ def _outcome(key: str, prefix: str = "") -> bool:
     if not key.startswith(prefix):
         return False
     rest = key[len(prefix) :]
-    return rest.isupper() or rest.startswith(("http_", "no_answer"))
+    return rest.isupper() or rest.startswith(("http_", "no_answer_"))
 
 
 if __name__ == "__main__":
