@@ -116,6 +116,7 @@ class Searcher(Closable):
         self._http = http
         self._owns_http = http is None
         self._handlers: dict[SearchType, SearchHandler] = {}
+        self._building: dict[SearchType, asyncio.Future[SearchHandler]] = {}
         for type_, handler in (handlers or {}).items():
             self.register(type_, handler)
 
@@ -132,6 +133,35 @@ class Searcher(Closable):
         if type_ not in self._handlers:
             self._handlers[type_] = _builtin_handler(type_, self.config, self.http)
         return self._handlers[type_]
+
+    async def ahandler(self, type_: SearchType) -> SearchHandler:
+        """Async twin of ``handler``: the builtin one is built in a worker thread, once.
+
+        Building may block (opening files, connecting to a Chroma server), so it
+        runs off the event loop; searches arriving meanwhile share the one attempt,
+        so a hung dependency holds one thread, not one per search.
+        """
+        if type_ in self._handlers:
+            return self._handlers[type_]
+        building = self._building.get(type_)
+        if building is None or building.get_loop() is not asyncio.get_running_loop():
+            building = asyncio.ensure_future(
+                asyncio.to_thread(_builtin_handler, type_, self.config, self.http)
+            )
+            self._building[type_] = building
+            building.add_done_callback(functools.partial(self._built, type_))
+        handler = await asyncio.shield(building)
+        return self._handlers.setdefault(type_, handler)
+
+    def _built(self, type_: SearchType, building: asyncio.Future[SearchHandler]) -> None:
+        """Keep a built handler, even one every waiting search gave up on (closed with the rest).
+
+        A failed attempt is forgotten, so that the next search tries again.
+        """
+        if self._building.get(type_) is building:
+            del self._building[type_]
+        if not building.cancelled() and building.exception() is None:
+            self._handlers.setdefault(type_, building.result())
 
     @property
     def http(self) -> HttpClient:
@@ -365,10 +395,10 @@ class Searcher(Closable):
         return result
 
     async def _search_one(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        return await self.handler(request.type).asearch(request, ctx)
+        return await (await self.ahandler(request.type)).asearch(request, ctx)
 
     async def _read_page(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        retrieve = getattr(self.handler(SearchType.WEB), "aretrieve", None)
+        retrieve = getattr(await self.ahandler(SearchType.WEB), "aretrieve", None)
         if retrieve is None:
             raise SearchError(ErrorCode.UNSUPPORTED, "the web handler cannot retrieve URLs")
         page: ResultItem = await retrieve(request.query, ctx)

@@ -120,7 +120,7 @@ def check_database(url: str | None) -> None:
 
 async def check_collections(searcher: Searcher, names: Sequence[str]) -> None:
     """Refuse unknown collection names, and an empty knowledge base."""
-    handler = searcher.handler(SearchType.KB)
+    handler = await searcher.ahandler(SearchType.KB)
     lister = getattr(handler, "alist_collections", None)
     if lister is None:  # a registered handler that does not list its collections
         return

@@ -129,6 +129,9 @@ class KBConfig(Section):
     folder (``$UNIFIED_SEARCH_HOME``, default ``~/.local/share/unified-search``)."""
     chroma_url: str | None = None
     """A Chroma server (``http://host:8000``); when set, vectors live there instead."""
+    chroma_timeout: float = Field(default=10.0, gt=0)
+    """Seconds to connect to the Chroma server, and to wait for each of its answers: a hung
+    server fails the knowledge-base source with TIMEOUT instead of holding it."""
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     """The model that builds and queries collections (recorded on each collection)."""
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)

@@ -44,6 +44,7 @@ from unified_search.kb.store import (
     data_dir,
     make_client,
     open_collection,
+    unreachable,
 )
 from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
@@ -94,7 +95,8 @@ class KBHandler(KBAdmin):
     async def _collection(self, name: str, *, create: bool = False) -> KBCollection:
         async with self._lock:
             if name not in self._collections:
-                model = self.embedding.name
+                # The first use loads the embedding model: a blocking second or more.
+                model = await asyncio.to_thread(lambda: self.embedding.name)
                 opener = create_collection if create else open_collection
                 chroma = await asyncio.to_thread(opener, self._client, name, model)
                 side = await asyncio.to_thread(SideStore, self._side_path(name))
@@ -174,7 +176,19 @@ class KBHandler(KBAdmin):
     # -- searching ------------------------------------------------------------------------
 
     async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
-        """Hybrid search over the requested (or configured, or all) collections."""
+        """Hybrid search over the requested (or configured, or all) collections.
+
+        A Chroma server that cannot be reached fails with NETWORK_ERROR, one that
+        does not answer within ``kb.chroma_timeout`` with TIMEOUT.
+        """
+        try:
+            return await self._search(request, ctx)
+        except Exception as exc:
+            if failure := unreachable(exc):
+                raise failure from exc
+            raise
+
+    async def _search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         kb = ctx.config.kb
         names = await self._names(request, kb)
         colls = [await self._collection(name) for name in names]
@@ -386,4 +400,6 @@ def _result(
 def _info(exc: BaseException) -> Any:
     if isinstance(exc, SearchError):
         return exc.info()
+    if failure := unreachable(exc):
+        return failure.info()
     return SearchError(ErrorCode.UNKNOWN, f"{type(exc).__name__}: {exc}", provider=PROVIDER).info()

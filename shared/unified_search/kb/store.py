@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
+
 from unified_search._optional import require
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 from unified_search.kb.config import KBConfig
@@ -43,21 +45,31 @@ def _chromadb() -> Any:
 
 
 def make_client(config: KBConfig) -> Any:
-    """An HTTP client when ``chroma_url`` is set, else an embedded persistent one."""
+    """A bounded HTTP client when ``chroma_url`` is set, else an embedded persistent one.
+
+    Both block (the HTTP one calls the server at once): build them in a worker thread.
+    """
     chromadb = _chromadb()
-    settings = chromadb.config.Settings(anonymized_telemetry=False)
     if config.chroma_url:
         url = urlsplit(config.chroma_url)
         if url.scheme not in ("http", "https") or not url.hostname:
             raise ConfigurationError(
                 "kb.chroma_url must look like http://host:port", key="kb.chroma_url"
             )
+        from unified_search.kb.remote import bounded_client  # imports chromadb
+
         port = url.port or (443 if url.scheme == "https" else 8000)
-        return chromadb.HttpClient(
-            host=url.hostname, port=port, ssl=url.scheme == "https", settings=settings
-        )
+        try:
+            return bounded_client(
+                url.hostname, port, ssl=url.scheme == "https", timeout=config.chroma_timeout
+            )
+        except Exception as exc:
+            if failure := unreachable(exc):
+                raise failure from exc
+            raise
     path = data_dir(config) / "chroma"
     path.mkdir(parents=True, exist_ok=True)
+    settings = chromadb.config.Settings(anonymized_telemetry=False)
     return chromadb.PersistentClient(path=str(path), settings=settings)
 
 
@@ -87,6 +99,8 @@ def open_collection(client: Any, name: str, model: str) -> Any:
     try:
         collection = client.get_collection(name, embedding_function=None)
     except Exception as exc:  # chromadb raises NotFoundError or ValueError depending on version
+        if failure := unreachable(exc):
+            raise failure from exc
         known = ", ".join(collection_names(client)) or "none"
         raise SearchError(
             ErrorCode.INVALID_QUERY,
@@ -141,3 +155,28 @@ def check_compatible(collection: Any, model: str) -> None:
 def similarity(distance: float) -> float:
     """Cosine similarity in 0..1 from a Chroma cosine distance (negative similarity counts as 0)."""
     return min(1.0, max(0.0, 1.0 - float(distance)))
+
+
+def unreachable(exc: BaseException) -> SearchError | None:
+    """The coded error of a Chroma server that refused, dropped or did not answer a call.
+
+    chromadb re-raises transport errors as other types in places, so the chain of
+    causes is searched. ``None`` when ``exc`` is not such a failure.
+    """
+    cause: BaseException | None = exc
+    for _ in range(8):  # a chain is short; the bound only guards against a cycle
+        if cause is None or isinstance(cause, httpx.TransportError):
+            break
+        cause = cause.__cause__ or cause.__context__
+    if not isinstance(cause, httpx.TransportError):
+        return None
+    reason = str(cause) or type(cause).__name__
+    if isinstance(cause, httpx.TimeoutException):
+        return SearchError(
+            ErrorCode.TIMEOUT,
+            f"the Chroma server did not answer in time (kb.chroma_timeout): {reason}",
+            provider=PROVIDER,
+        )
+    return SearchError(
+        ErrorCode.NETWORK_ERROR, f"cannot reach the Chroma server: {reason}", provider=PROVIDER
+    )

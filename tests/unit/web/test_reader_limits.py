@@ -407,3 +407,51 @@ def test_a_content_wrapper_named_like_furniture_never_hides_the_page() -> None:
     assert text.startswith("Crispy chickpeas") and "Rinse and dry" in text
     plain = '<div class="sidebar">Popular recipes</div><div class="post">' + story + "</div>"
     assert "Popular recipes" not in extract(plain, "builtin")[1]  # a real sidebar still goes
+
+
+def _wire_bomb(size: int) -> bytes:
+    """``size`` bytes of gzip that expand about a thousandfold (1 MiB: ~1 GiB of zeros).
+
+    One flushed, self-contained deflate segment of 1 MiB of zeros is repeated, so the
+    bomb is built in milliseconds; its trailer is never reached by a bounded reader.
+    """
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    head = packer.compress(bytes(MiB)) + packer.flush(zlib.Z_FULL_FLUSH)
+    segment = packer.compress(bytes(MiB)) + packer.flush(zlib.Z_FULL_FLUSH)
+    return head + segment * ((size - len(head)) // len(segment))
+
+
+@pytest.mark.parametrize("max_bytes", [64 * 1024, MiB, 5_000_000])
+async def test_a_1_mib_gzip_bomb_stops_the_download_at_the_cap(kit: Any, max_bytes: int) -> None:
+    """Bytes are counted as they come off the wire, so reading stops with the cap reached.
+
+    The wire is the transport's stream: every byte the reader pulled from it is
+    counted. Zeros compress about 1000:1, so ``max_bytes`` of text needs about a
+    thousandth of that on the wire; one 16 KiB read more is all that may follow.
+    """
+    bomb = _wire_bomb(MiB)
+    pulled = 0
+
+    async def wire() -> AsyncIterator[bytes]:
+        nonlocal pulled
+        for start in range(0, len(bomb), 16 * 1024):
+            piece = bomb[start : start + 16 * 1024]
+            pulled += len(piece)
+            yield piece
+
+    def serve(request: httpx.Request) -> httpx.Response:
+        headers = {"Content-Encoding": "gzip", "Content-Type": "text/plain"}
+        return httpx.Response(200, headers=headers, content=wire())
+
+    handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=max_bytes)
+    tracemalloc.start()
+    try:
+        item = await handler.aretrieve("https://example.com/bomb")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await handler.aclose()
+    assert item.metadata["bytes_truncated"] is True
+    assert len(item.content) <= max_bytes
+    assert pulled <= max_bytes // 500 + 2 * 16 * 1024, f"{pulled} bytes pulled off the wire"
+    assert peak < 6 * max_bytes + 4 * MiB, f"peak {peak / MiB:.1f} MiB"
