@@ -108,7 +108,8 @@ class SearchStore(Closable):
         sync: every commit waits until it is on disk (SQLite ``synchronous = FULL``,
             PostgreSQL's durable commit); otherwise a crash of the machine or the
             database server may lose the last commits (a crash of this process never does).
-        max_pending: searches queued for the writer before searches slow down.
+        max_pending: searches queued for the writer before searches slow down; it bounds
+            the memory a hung store can take (a record with its references is tens of KiB).
 
     Example:
         >>> with SearchStore("sqlite:///:memory:") as store:
@@ -126,7 +127,7 @@ class SearchStore(Closable):
         timeout: float = 5.0,
         wait: float = 1.0,
         sync: bool = False,
-        max_pending: int = 10_000,
+        max_pending: int = 1_000,
     ) -> None:
         if table_prefix and _PREFIX.fullmatch(table_prefix) is None:
             raise ValueError("table_prefix must be a short SQL identifier (letters, digits, _)")

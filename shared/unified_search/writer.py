@@ -110,7 +110,7 @@ class RecordWriter:
         self,
         write: BatchWriter,
         *,
-        max_pending: int = 10_000,
+        max_pending: int = 1_000,
         batch: int = 256,
         close_timeout: float = 30.0,
         stall: float = 1.0,
