@@ -26,4 +26,3 @@ def require(module: str, *, extra: str, purpose: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as exc:
         raise MissingDependencyError(exc.name or module, extra, purpose) from exc
-

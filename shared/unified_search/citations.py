@@ -295,7 +295,9 @@ def citation_prompt(config: CitationConfig, references: Sequence[Reference] = ()
     The examples use the first two of ``references`` when given, else stand-ins.
     """
     first = references[0] if references else example_reference()
-    second = references[1] if len(references) > 1 else example_reference(citation_id(first.index + 1))
+    second = (
+        references[1] if len(references) > 1 else example_reference(citation_id(first.index + 1))
+    )
     one = citation_example(config, first)
     two = one + citation_example(config, second)
     if config.custom_prompt:

@@ -37,4 +37,7 @@ async def test_factual_questions_weigh_authority_as_the_design_does():
     earlier = UnifiedSearchReranker(
         reranker="intent", config={"rerank": {"intent": {"weights": EARLIER}}}
     )
-    assert hosts(earlier.compress_documents(pages(), question)) == ["someblog.example", "github.com"]
+    assert hosts(earlier.compress_documents(pages(), question)) == [
+        "someblog.example",
+        "github.com",
+    ]

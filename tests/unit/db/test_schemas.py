@@ -116,7 +116,9 @@ async def test_an_unknown_schema_is_refused(
     handler: DBHandler, postgres_url: str, make_ctx: Any
 ) -> None:
     with pytest.raises(SearchError, match=r"db\.schemas names 'nowhere'"):
-        await handler.asearch(request("orders"), make_ctx(postgres_url, db={"schemas": ["nowhere"]}))
+        await handler.asearch(
+            request("orders"), make_ctx(postgres_url, db={"schemas": ["nowhere"]})
+        )
 
 
 async def test_a_sqlite_view_joins_through_a_configured_key(

@@ -136,4 +136,3 @@ def test_openai_embedding_network_failure() -> None:
     with pytest.raises(SearchError) as info:
         OpenAIEmbedding("m", transport=httpx.MockTransport(fail))(["x"])
     assert info.value.code is ErrorCode.NETWORK_ERROR
-
