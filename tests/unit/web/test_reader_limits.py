@@ -56,13 +56,7 @@ async def test_a_gzip_bomb_never_expands_beyond_max_bytes(kit: Any) -> None:
         return httpx.Response(200, headers=headers, content=_chunks(BOMB))
 
     handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=MiB, max_chars=2 * MiB)
-    tracemalloc.start()
-    try:
-        item = await handler.aretrieve("https://example.com/bomb")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-        await handler.aclose()
+    item, peak = await _retrieve_traced(handler, "https://example.com/bomb")
     assert item.metadata["bytes_truncated"] is True
     assert len(item.content) <= MiB
     assert peak < 12 * MiB, f"peak {peak / MiB:.1f} MiB"
@@ -444,14 +438,20 @@ async def test_a_1_mib_gzip_bomb_stops_the_download_at_the_cap(kit: Any, max_byt
         return httpx.Response(200, headers=headers, content=wire())
 
     handler = handler_for(kit, httpx.MockTransport(serve), max_bytes=max_bytes)
-    tracemalloc.start()
-    try:
-        item = await handler.aretrieve("https://example.com/bomb")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-        await handler.aclose()
+    item, peak = await _retrieve_traced(handler, "https://example.com/bomb")
     assert item.metadata["bytes_truncated"] is True
     assert len(item.content) <= max_bytes
     assert pulled <= max_bytes // 500 + 2 * 16 * 1024, f"{pulled} bytes pulled off the wire"
     assert peak < 6 * max_bytes + 4 * MiB, f"peak {peak / MiB:.1f} MiB"
+
+
+async def _retrieve_traced(handler: Any, url: str) -> tuple[Any, int]:
+    """Retrieve ``url`` and close the handler; return the item and the peak traced memory."""
+    tracemalloc.start()
+    try:
+        item = await handler.aretrieve(url)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await handler.aclose()
+    return item, peak
