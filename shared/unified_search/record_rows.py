@@ -18,7 +18,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from unified_search.config import SearchConfig
-from unified_search.records import SearchRecord, record_fields
+from unified_search.records import SearchRecord, record_fields, remember_last
 from unified_search.response import SearchResponse
 from unified_search.types import Reference
 
@@ -99,15 +99,7 @@ def _json_or_null(value: Any) -> str | None:
     return None if value is None else _json(value)
 
 
-_last_config: tuple[Any, str] = (None, "null")
-
-
+@remember_last
 def _config_text(config: Any) -> str:
     """Encode the configuration, once for a service that records the same one every time."""
-    global _last_config
-    last, text = _last_config
-    if config is last:
-        return text
-    text = _json(config)
-    _last_config = (config, text)
-    return text
+    return _json(config)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -61,6 +61,8 @@ from unified_search.types import (
 )
 
 # A key whose words name a credential: api_key, apiKey, X-API-Key, client_secret, token, password ...
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 _SENSITIVE_KEY = re.compile(
     r"(?:^|_)(?:api_?key|access_?key|secret|token|password|passwd|authorization|bearer)(?:_|$)"
 )
@@ -96,25 +98,29 @@ def _is_raw_secret(value: Any) -> bool:
     return isinstance(value, str) and bool(value) and _ENV_NAME.fullmatch(value) is None
 
 
-def config_json(config: SearchConfig) -> JSON:
-    """Serialise ``config`` for storage, with secrets as variable names and raw keys removed.
+def remember_last(function: Callable[[_In], _Out]) -> Callable[[_In], _Out]:
+    """Answer again without work when called with the very object of the last call.
 
-    The last configuration's form is remembered: a service records the same one
-    with every search (configurations are values, never changed in place).
+    A service records the same configuration with every search, and configurations
+    are values, never changed in place. The object is held, so its identity cannot
+    pass to another.
     """
-    global _last_config
-    remembered = _last_config
-    if remembered is not None and remembered[0] is config:
-        return remembered[1]
-    result = _config_json(config)
-    _last_config = (config, result)
-    return result
+    last: list[tuple[_In, _Out]] = []
+
+    @functools.wraps(function)
+    def remembered(value: _In) -> _Out:
+        if last and last[0][0] is value:
+            return last[0][1]
+        result = function(value)
+        last[:] = [(value, result)]
+        return result
+
+    return remembered
 
 
-_last_config: tuple[SearchConfig, JSON] | None = None
-
-
-def _config_json(config: SearchConfig) -> JSON:
+@remember_last
+def config_json(config: SearchConfig) -> JSON:
+    """Serialise ``config`` for storage, with secrets as variable names and raw keys removed."""
     try:
         dumped: JSON = config.model_dump(mode="json")
     except PydanticSerializationError:
