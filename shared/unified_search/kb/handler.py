@@ -40,6 +40,7 @@ from unified_search.kb.sidestore import SideStore
 from unified_search.kb.store import (
     PROVIDER,
     close_client,
+    coded_unreachable,
     create_collection,
     data_dir,
     make_client,
@@ -181,12 +182,8 @@ class KBHandler(KBAdmin):
         A Chroma server that cannot be reached fails with NETWORK_ERROR, one that
         does not answer within ``kb.chroma_timeout`` with TIMEOUT.
         """
-        try:
+        with coded_unreachable():
             return await self._search(request, ctx)
-        except Exception as exc:
-            if failure := unreachable(exc):
-                raise failure from exc
-            raise
 
     async def _search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         kb = ctx.config.kb

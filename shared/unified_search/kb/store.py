@@ -11,6 +11,8 @@ neighbours. All calls here block, so the handler runs them in worker threads.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,14 +61,10 @@ def make_client(config: KBConfig) -> Any:
         from unified_search.kb.remote import bounded_client  # imports chromadb
 
         port = url.port or (443 if url.scheme == "https" else 8000)
-        try:
+        with coded_unreachable():
             return bounded_client(
                 url.hostname, port, ssl=url.scheme == "https", timeout=config.chroma_timeout
             )
-        except Exception as exc:
-            if failure := unreachable(exc):
-                raise failure from exc
-            raise
     path = data_dir(config) / "chroma"
     path.mkdir(parents=True, exist_ok=True)
     settings = chromadb.config.Settings(anonymized_telemetry=False)
@@ -155,6 +153,17 @@ def check_compatible(collection: Any, model: str) -> None:
 def similarity(distance: float) -> float:
     """Cosine similarity in 0..1 from a Chroma cosine distance (negative similarity counts as 0)."""
     return min(1.0, max(0.0, 1.0 - float(distance)))
+
+
+@contextmanager
+def coded_unreachable() -> Iterator[None]:
+    """Raise a Chroma server's refusal, drop or silence as its coded error (``unreachable``)."""
+    try:
+        yield
+    except Exception as exc:
+        if failure := unreachable(exc):
+            raise failure from exc
+        raise
 
 
 def unreachable(exc: BaseException) -> SearchError | None:
