@@ -74,7 +74,7 @@ from unified_search.store_engine import (
     safe_url,
 )
 from unified_search.types import Reference, SearchType, Source
-from unified_search.writer import Built, PendingWrite, RecordWriter
+from unified_search.writer import PendingWrite, RecordWriter
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
@@ -221,7 +221,7 @@ class SearchStore(Closable):
                 f"the search record could not be built: {exc}",
                 provider="store",
             )
-        write = PendingWrite(response.request_id, lambda: rows, dict(citations or {}))
+        write = PendingWrite(response.request_id, rows, dict(citations or {}))
         try:
             await self.writer.asubmit(write, wait=self.wait)
         except SearchError as exc:
@@ -263,10 +263,10 @@ class SearchStore(Closable):
             retryable=True,
         )
 
-    def _write_batch(self, batch: Sequence[Built]) -> None:
+    def _write_batch(self, batch: Sequence[PendingWrite]) -> None:
         """Write the searches of ``batch`` in one transaction (the writer's thread calls this)."""
-        fresh = [(b.write.request_id, b.write.citations) for b in batch if b.write.citations]
-        rows = [rows for b in batch for rows in b.records]
+        fresh = [(w.request_id, w.citations) for w in batch if w.citations]
+        rows = [rows for w in batch for rows in w.records]
         if not (fresh or rows):
             return
         with self._connection() as conn:  # a store that is not ``sync`` never waits for the disk

@@ -58,11 +58,12 @@ RETRY_MAX = 2.0
 class PendingWrite:
     """What one search leaves to store, and a future completed once it is committed.
 
-    ``records`` gives the rows to insert; it is called on the writer's thread.
+    ``records`` are the rows to insert, built by the caller: the writer's thread is
+    left with the database's own work.
     """
 
     request_id: str
-    records: Callable[[], Sequence[Any]]
+    records: Sequence[Any]
     citations: dict[str, int] = field(default_factory=dict)
     """The numbering of a scope the search created (``ResultItem.key`` → index), if any."""
     done: Future[None] = field(default_factory=Future)
@@ -73,15 +74,7 @@ class PendingWrite:
         self.done.set_running_or_notify_cancel()  # nobody may cancel a write another search shares
 
 
-@dataclass(frozen=True)
-class Built:
-    """A write with its records built, as the store's batch writer receives it."""
-
-    write: PendingWrite
-    records: Sequence[Any]
-
-
-BatchWriter = Callable[[Sequence[Built]], None]
+BatchWriter = Callable[[Sequence[PendingWrite]], None]
 
 _STOP = object()
 
@@ -100,7 +93,7 @@ class RecordWriter:
 
     Example:
         >>> writer = RecordWriter(lambda batch: None)
-        >>> write = PendingWrite("r1", lambda: [])
+        >>> write = PendingWrite("r1", [])
         >>> asyncio.run(writer.asubmit(write, wait=1.0))
         >>> writer.close(); write.done.done()
         True
@@ -191,7 +184,7 @@ class RecordWriter:
         if self._unwritten == 0:
             return True
         self._send_outbox()
-        marker = PendingWrite("flush", list)
+        marker = PendingWrite("flush", [])
         try:
             self._start()
             self._queue.put([marker])
@@ -288,34 +281,33 @@ class RecordWriter:
         return batch, False
 
     def _flush(self, batch: list[PendingWrite]) -> None:
-        built = [b for b in (_build(write) for write in batch) if b is not None]
         self._busy_since = time.monotonic()
         try:
-            self._with_retries(built)
+            self._with_retries(batch)
         except SearchError as exc:
             if _retryable(exc):  # closing, and the store did not come back in time
                 logger.error(
-                    "%d searches not stored, the store is unavailable: %s", len(built), exc
+                    "%d searches not stored, the store is unavailable: %s", len(batch), exc
                 )
-                for item in built:
-                    item.write.done.set_exception(exc)
+                for write in batch:
+                    write.done.set_exception(exc)
             else:
-                self._one_by_one(built)
+                self._one_by_one(batch)
             return
         finally:
             self._busy_since = None
-        for item in built:
-            item.write.done.set_result(None)
+        for write in batch:
+            write.done.set_result(None)
 
-    def _with_retries(self, built: list[Built]) -> None:
-        """Write ``built`` in one transaction, retrying while the failure is retryable."""
+    def _with_retries(self, batch: list[PendingWrite]) -> None:
+        """Write ``batch`` in one transaction, retrying while the failure is retryable."""
 
         def report(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
             self._problem = str(exc)
             logger.error(
                 "could not write %d searches (attempt %d, %d more queued), retrying: %s",
-                len(built),
+                len(batch),
                 state.attempt_number,
                 self.pending,
                 exc,
@@ -330,21 +322,21 @@ class RecordWriter:
         )
         for attempt in retrying:
             with attempt:
-                self._write(built)
+                self._write(batch)
         if self._problem is not None:
-            logger.warning("the record store is back; %d searches written", len(built))
+            logger.warning("the record store is back; %d searches written", len(batch))
             self._problem = None
 
-    def _one_by_one(self, built: list[Built]) -> None:
+    def _one_by_one(self, batch: list[PendingWrite]) -> None:
         """Write each search alone, so one bad write cannot keep the others out."""
-        for item in built:
+        for write in batch:
             try:
-                self._write([item])
+                self._write([write])
             except SearchError as exc:
-                logger.error("search %s not stored: %s", item.write.request_id, exc)
-                item.write.done.set_exception(exc)
+                logger.error("search %s not stored: %s", write.request_id, exc)
+                write.done.set_exception(exc)
             else:
-                item.write.done.set_result(None)
+                write.done.set_result(None)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -371,17 +363,6 @@ class RecordWriter:
     async def aclose(self, timeout: float | None = None) -> None:
         """Async twin of ``close`` (waits in a worker thread)."""
         await asyncio.to_thread(self.close, timeout)
-
-
-def _build(write: PendingWrite) -> Built | None:
-    try:
-        return Built(write, write.records())
-    except Exception as exc:  # a record that cannot be built is reported, the others go on
-        logger.error(
-            "search %s not stored: its record could not be built: %s", write.request_id, exc
-        )
-        write.done.set_exception(exc)
-        return None
 
 
 def _submitted(writes: Sequence[PendingWrite]) -> int:

@@ -14,13 +14,13 @@ from sqlalchemy import event
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.searcher import Searcher
 from unified_search.store import SearchStore
-from unified_search.writer import MIN_BATCH, Built, PendingWrite, RecordWriter
+from unified_search.writer import MIN_BATCH, PendingWrite, RecordWriter
 
 WordSearcher = Callable[[SearchStore], Searcher]
 
 
 def write(name: str, rows: int = 1) -> PendingWrite:
-    return PendingWrite(name, lambda: [name] * rows)
+    return PendingWrite(name, [name] * rows)
 
 
 class Recorder:
@@ -32,11 +32,11 @@ class Recorder:
         self.gate = threading.Event()
         self.gate.set()
 
-    def __call__(self, batch: Sequence[Built]) -> None:
+    def __call__(self, batch: Sequence[PendingWrite]) -> None:
         self.gate.wait(10)
         if self.failures:
             raise self.failures.pop(0)
-        self.batches.append([b.write.request_id for b in batch])
+        self.batches.append([w.request_id for w in batch])
 
 
 async def test_writes_queued_during_a_commit_share_the_next_ones() -> None:
@@ -121,8 +121,8 @@ async def test_one_bad_write_is_dropped_loudly_and_the_others_are_written(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     class RefusesBad(Recorder):
-        def __call__(self, batch: Sequence[Built]) -> None:
-            if any(b.write.request_id == "bad" for b in batch):
+        def __call__(self, batch: Sequence[PendingWrite]) -> None:
+            if any(w.request_id == "bad" for w in batch):
                 raise SearchError(ErrorCode.UNKNOWN, "constraint violated", provider="store")
             super().__call__(batch)
 
@@ -214,7 +214,7 @@ async def test_every_search_answers_once_its_record_is_committed(
     writes: list[float] = []
     original = store._write_batch
 
-    def slow(batch: Sequence[Built]) -> None:
+    def slow(batch: Sequence[PendingWrite]) -> None:
         writes.append(len(batch))
         threading.Event().wait(0.2)
         original(batch)
@@ -303,7 +303,7 @@ async def test_a_store_slower_than_the_wait_never_holds_the_answer(
     gate = threading.Event()
     original = store._write_batch
 
-    def hung(batch: Sequence[Built]) -> None:
+    def hung(batch: Sequence[PendingWrite]) -> None:
         gate.wait(10)
         original(batch)
 
