@@ -68,10 +68,15 @@ def extract_entities(text: str) -> list[Entity]:
         ("acronym", _acronyms(text)),
         ("phrase", _phrases(text)),
     ):
-        for name in names:
-            counts[name] += 1
-            types.setdefault(name.lower(), kind)
-    return _unique([Entity(name=n, type=types[n.lower()]) for n, _ in counts.most_common()])
+        counts.update(names)
+        for key in map(str.lower, names):
+            types.setdefault(key, kind)
+    found: list[Entity] = []
+    for name, _ in counts.most_common():
+        kind = types.pop(name.lower(), None)  # popped: a name differing only in case is kept once
+        if kind is not None:
+            found.append(Entity(name=name, type=kind))
+    return found
 
 
 def query_entities(text: str) -> list[Entity]:
