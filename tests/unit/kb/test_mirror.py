@@ -170,6 +170,23 @@ async def test_cancelled_indexing_keeps_finished_batches_and_a_rerun_finishes(
     await kb.aclose()
 
 
+async def test_a_slow_model_has_its_chunks_written_every_few_seconds_not_per_batch(
+    tmp_path: Path, config: SearchConfig, make_embedding: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("unified_search.kb.ingest.EMBED_GROUP", 8)
+    monkeypatch.setattr("unified_search.kb.ingest.WRITE_EVERY", 0.12)
+    docs = write(
+        tmp_path / "docs", {f"n{i:03}.md": f"# Note {i}\n\nabout topic {i}" for i in range(64)}
+    )
+    kb = KBHandler.from_config(config, embedding=SlowEmbedding(make_embedding()))
+    seen: list[Any] = []
+    await kb.aindex_paths("notes", [docs], progress=seen.append)
+    stored = sorted({u.stored for u in seen if u.stage == "embedding"})
+    # 8 calls of 0.05 s: far below WRITE_BATCH chunks, yet written in several steps.
+    assert stored[0] == 0 and stored[-1] == 64 and len(stored) >= 3
+    await kb.aclose()
+
+
 async def test_a_200_mb_file_and_a_symlink_loop_are_skipped_the_rest_indexed(
     kb: KBHandler, tmp_path: Path
 ) -> None:
