@@ -90,7 +90,7 @@ class ReadFile:
             else:
                 meta = {**parsed.metadata, "file_type": self.file_type}
                 doc = Document(
-                    id=parsed.id or where,
+                    id=where,
                     text=parsed.text,
                     title=parsed.title,
                     source=name,

@@ -34,9 +34,9 @@ class Parsed:
     text: str
     metadata: dict[str, Any] = field(default_factory=dict)
     part: str | None = None
-    """Which record of a multi-record file (``3`` for a line or row), ``None`` for the file."""
-    id: str | None = None
-    """An ID the record names itself (a JSON Lines ``id``)."""
+    """Which record of a multi-record file: the ID a record names itself (a JSON Lines
+    ``id``), else its line or row number; ``None`` for the whole file. Document IDs are
+    ``<file>#<part>``, so two files with the same record IDs never replace each other."""
 
 
 Reader = Callable[[bytes, str], list[Parsed]]
@@ -165,7 +165,7 @@ def _record(line: str, number: int, fallback: str) -> Parsed:
     title = str(record.pop("title", "") or "") or f"{fallback} #{number}"
     text = record.pop("text")
     meta = titles.scalar_fields(record)
-    return Parsed(title, text, meta, str(number), str(own_id) if own_id is not None else None)
+    return Parsed(title, text, meta, str(number) if own_id is None else str(own_id))
 
 
 def _bad(number: int, reason: str) -> Parsed:

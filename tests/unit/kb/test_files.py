@@ -135,10 +135,7 @@ def test_jsonl_records_and_csv_rows() -> None:
         json.dumps({"text": 3}),
     ]
     parsed = readers.read_jsonl("\n".join(lines).encode(), "faq")
-    assert [(p.part, p.id, p.title) for p in parsed[:2]] == [
-        ("1", "7", "Seven"),
-        ("3", None, "faq #3"),
-    ]
+    assert [(p.part, p.title) for p in parsed[:2]] == [("7", "Seven"), ("3", "faq #3")]
     assert parsed[0].metadata == {"lang": "en"}
     assert [p.metadata["error"] for p in parsed[2:]] == [
         "not JSON (Expecting value)",

@@ -53,6 +53,25 @@ async def test_reindex_reads_only_changes_and_removes_deleted_files(
     assert (await kb.acheck("help")).consistent
 
 
+async def test_records_with_the_same_id_in_two_files_are_two_documents(
+    kb: KBHandler, tmp_path: Path
+) -> None:
+    docs = write(
+        tmp_path / "docs",
+        {
+            "a.jsonl": '{"id": 1, "text": "Comets have tails."}\n{"text": "No ID here."}\n',
+            "b/c.jsonl": '{"id": 1, "text": "Asteroids are rocky."}\n',
+        },
+    )
+    await kb.aindex_paths("records", [docs])
+    listed = {d.id for d in await kb.alist_documents("records")}
+    assert listed == {"a.jsonl#1", "a.jsonl#2", "b/c.jsonl#1"}
+    (docs / "b" / "c.jsonl").unlink()
+    report = await kb.aindex_paths("records", [docs])
+    assert (report.removed, report.unchanged) == (1, 1)
+    assert {d.id for d in await kb.alist_documents("records")} == {"a.jsonl#1", "a.jsonl#2"}
+
+
 async def test_unreadable_now_keeps_the_indexed_version_excluded_now_removes_it(
     kb: KBHandler, tmp_path: Path
 ) -> None:
