@@ -162,14 +162,17 @@ class SlowEmbedding:
         return list(self.base(texts))
 
 
+def notes(folder: Path, count: int) -> Path:
+    """A folder of ``count`` one-chunk notes."""
+    return write(folder, {f"n{i:03}.md": f"# Note {i}\n\nabout topic {i}" for i in range(count)})
+
+
 async def test_cancelled_indexing_keeps_finished_batches_and_a_rerun_finishes(
     tmp_path: Path, config: SearchConfig, make_embedding: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("unified_search.kb.ingest.EMBED_GROUP", 8)
     monkeypatch.setattr("unified_search.kb.ingest.WRITE_BATCH", 16)
-    docs = write(
-        tmp_path / "docs", {f"n{i:03}.md": f"# Note {i}\n\nabout topic {i}" for i in range(120)}
-    )
+    docs = notes(tmp_path / "docs", 120)
     slow = SlowEmbedding(make_embedding())
     kb = KBHandler.from_config(config, embedding=slow)
     seen: list[Any] = []
@@ -194,9 +197,7 @@ async def test_a_slow_model_has_its_chunks_written_every_few_seconds_not_per_bat
 ) -> None:
     monkeypatch.setattr("unified_search.kb.ingest.EMBED_GROUP", 8)
     monkeypatch.setattr("unified_search.kb.ingest.WRITE_EVERY", 0.12)
-    docs = write(
-        tmp_path / "docs", {f"n{i:03}.md": f"# Note {i}\n\nabout topic {i}" for i in range(64)}
-    )
+    docs = notes(tmp_path / "docs", 64)
     kb = KBHandler.from_config(config, embedding=SlowEmbedding(make_embedding()))
     seen: list[Any] = []
     await kb.aindex_paths("notes", [docs], progress=seen.append)
