@@ -67,6 +67,8 @@ class KBAdmin:
 
         def _extractor(self, ctx: Any) -> Any: ...
 
+        def _recorded_here(self, name: str) -> bool: ...
+
     async def aindex_paths(
         self,
         collection: str,
@@ -130,6 +132,9 @@ class KBAdmin:
         """Delete ``collection``: its vectors, lexical index and graph."""
         coll = await self._collection(collection)
         self._collections.pop(collection, None)
+        # Without its marker the side store no longer answers for the collection, whatever
+        # happens next: it is Chroma's to say whether the collection still exists.
+        await asyncio.to_thread(coll.side.forget_build)
         await asyncio.to_thread(coll.side.close)
         await asyncio.to_thread(self._client.delete_collection, collection)
         for suffix in ("", "-wal", "-shm", "-journal"):
@@ -151,6 +156,17 @@ class KBAdmin:
     async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""
         return await asyncio.to_thread(collection_names, self._client)
+
+    async def afind_collections(self, names: Sequence[str]) -> list[str]:
+        """Those of ``names`` that exist, in order.
+
+        Embedded collections are found by their side stores without opening Chroma;
+        Chroma is listed only for a name they do not answer for.
+        """
+        known = await asyncio.to_thread(lambda: {n for n in names if self._recorded_here(n)})
+        if not set(names) <= known:
+            known |= set(await self.alist_collections())
+        return [name for name in names if name in known]
 
     def list_collections(self) -> list[str]:
         """Blocking twin of :meth:`alist_collections`."""
