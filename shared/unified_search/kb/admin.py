@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
 from unified_search.kb.consistency import Consistency, check, guarded, repair
-from unified_search.kb.ingest import Progress
-from unified_search.kb.mirror import IndexOptions, IndexReport, index_paths, remove_paths
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
     from unified_search.config import SearchConfig
     from unified_search.kb.collection import KBCollection
     from unified_search.kb.embeddings import EmbeddingFunction
+    from unified_search.kb.ingest import Progress
+    from unified_search.kb.mirror import IndexOptions, IndexReport
 
 
 class DocumentInfo(BaseModel):
@@ -85,6 +85,8 @@ class KBAdmin:
             >>> kb.index_paths("help", ["docs/"]).skipped  # doctest: +SKIP
             [SkippedFile(path='logo.png', reason='unsupported file type .png')]
         """
+        from unified_search.kb.mirror import index_paths  # searching never needs the file readers
+
         coll = await self._collection(collection, create=True)
         return await index_paths(
             coll,
@@ -109,6 +111,8 @@ class KBAdmin:
 
     async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
         """Remove files, folders (on disk or as listed) or document IDs from ``collection``."""
+        from unified_search.kb.mirror import remove_paths
+
         coll = await self._collection(collection)
         async with guarded(coll):
             documents, chunks, unmatched = await asyncio.to_thread(remove_paths, coll, paths)

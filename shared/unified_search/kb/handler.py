@@ -21,7 +21,7 @@ import functools
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
@@ -40,7 +40,6 @@ from unified_search.kb.embeddings import (
     embedding_from_config,
 )
 from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
-from unified_search.kb.ingest import IngestReport, Progress, ingest
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
 from unified_search.kb.sidestore import SideStore, recorded_build
@@ -59,6 +58,9 @@ from unified_search.kb.store import (
 )
 from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
+
+if TYPE_CHECKING:
+    from unified_search.kb.ingest import IngestReport, Progress
 
 
 class Recorded(NamedTuple):
@@ -211,6 +213,8 @@ class KBHandler(KBAdmin):
         ctx: SearchContext | None = None,
     ) -> IngestReport:
         """Index ``docs`` (idempotent: unchanged chunks are not embedded again)."""
+        from unified_search.kb.ingest import ingest  # searching never needs the ingestion code
+
         coll = await self._collection(collection, create=True)
         async with guarded(coll):
             report = await ingest(
