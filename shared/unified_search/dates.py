@@ -17,10 +17,12 @@ from __future__ import annotations
 import functools
 from datetime import UTC, date, datetime, time, timedelta
 from email.utils import parsedate_to_datetime
-
-from dateparser.date import DateDataParser
+from typing import TYPE_CHECKING
 
 from unified_search.types import TimeRange
+
+if TYPE_CHECKING:
+    from dateparser.date import DateDataParser
 
 #: Languages tried for written-out and relative dates (the providers' most common ones).
 LANGUAGES = ("en", "zh", "ja", "ko", "de", "fr", "es", "pt", "it", "nl", "ru")
@@ -81,6 +83,10 @@ def _standard(text: str) -> datetime | None:
 
 @functools.lru_cache(maxsize=8)
 def _parser(reference: datetime) -> DateDataParser:
+    # Imported here: dateparser takes tens of milliseconds to import, and most searches
+    # (and every command that only shows results) read no written-out date.
+    from dateparser.date import DateDataParser
+
     settings = {
         "RELATIVE_BASE": reference,
         "PREFER_DATES_FROM": "past",

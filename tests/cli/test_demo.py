@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from typing import Any
 
 from unified_search.samples.knowledge import SAMPLE_COLLECTION, sample_documents
@@ -65,3 +69,26 @@ def test_demo_search_is_recorded(demo_runs: Any) -> None:
     assert shown.code == 0, shown.err
     assert "wireless headphones under $100 with noise cancelling" in shown.out
     assert "Aurora Wireless Headphones" in shown.out
+
+
+def test_a_search_of_the_sample_collection_leaves_chroma_unopened_and_is_recorded(
+    demo_runs: Any,
+) -> None:
+    """The sample collection is small: its side store answers, so chromadb is not even imported."""
+    script = (
+        "import sys; from unified_search.cli.app import run;"
+        f"code = run(['search', 'return opened headphones', '--type', 'kb', '--collection',"
+        f" {SAMPLE_COLLECTION!r}, '--format', 'json']);"
+        "print('chromadb imported:', 'chromadb' in sys.modules); sys.exit(code)"
+    )
+    env = {**os.environ, "UNIFIED_SEARCH_HOME": str(demo_runs.home)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "chromadb imported: False"
+    response = json.loads(done.stdout[: done.stdout.rindex("chromadb imported:")])
+    assert response["references"] and response["references"][0]["type"] == "kb"
+    shown = demo_runs.run("records", response["request_id"])
+    assert shown.code == 0, shown.err
+    assert "return opened headphones" in shown.out

@@ -121,6 +121,9 @@ def check_database(url: str | None) -> None:
 async def check_collections(searcher: Searcher, names: Sequence[str]) -> None:
     """Refuse unknown collection names, and an empty knowledge base."""
     handler = await searcher.ahandler(SearchType.KB)
+    finder = getattr(handler, "afind_collections", None)
+    if names and finder is not None and len(await finder(names)) == len(names):
+        return  # found without listing every collection (embedded Chroma stays closed)
     lister = getattr(handler, "alist_collections", None)
     if lister is None:  # a registered handler that does not list its collections
         return

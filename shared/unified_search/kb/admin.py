@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
 from unified_search.kb.consistency import Consistency, check, guarded, repair
-from unified_search.kb.ingest import Progress
-from unified_search.kb.mirror import IndexOptions, IndexReport, index_paths, remove_paths
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
     from unified_search.config import SearchConfig
     from unified_search.kb.collection import KBCollection
     from unified_search.kb.embeddings import EmbeddingFunction
+    from unified_search.kb.ingest import Progress
+    from unified_search.kb.mirror import IndexOptions, IndexReport
 
 
 class DocumentInfo(BaseModel):
@@ -67,6 +67,8 @@ class KBAdmin:
 
         def _extractor(self, ctx: Any) -> Any: ...
 
+        def _recorded_here(self, name: str) -> bool: ...
+
     async def aindex_paths(
         self,
         collection: str,
@@ -83,6 +85,8 @@ class KBAdmin:
             >>> kb.index_paths("help", ["docs/"]).skipped  # doctest: +SKIP
             [SkippedFile(path='logo.png', reason='unsupported file type .png')]
         """
+        from unified_search.kb.mirror import index_paths  # searching never needs the file readers
+
         coll = await self._collection(collection, create=True)
         return await index_paths(
             coll,
@@ -107,6 +111,8 @@ class KBAdmin:
 
     async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
         """Remove files, folders (on disk or as listed) or document IDs from ``collection``."""
+        from unified_search.kb.mirror import remove_paths
+
         coll = await self._collection(collection)
         async with guarded(coll):
             documents, chunks, unmatched = await asyncio.to_thread(remove_paths, coll, paths)
@@ -130,6 +136,9 @@ class KBAdmin:
         """Delete ``collection``: its vectors, lexical index and graph."""
         coll = await self._collection(collection)
         self._collections.pop(collection, None)
+        # Without its marker the side store no longer answers for the collection, whatever
+        # happens next: it is Chroma's to say whether the collection still exists.
+        await asyncio.to_thread(coll.side.forget_build)
         await asyncio.to_thread(coll.side.close)
         await asyncio.to_thread(self._client.delete_collection, collection)
         for suffix in ("", "-wal", "-shm", "-journal"):
@@ -151,6 +160,17 @@ class KBAdmin:
     async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""
         return await asyncio.to_thread(collection_names, self._client)
+
+    async def afind_collections(self, names: Sequence[str]) -> list[str]:
+        """Those of ``names`` that exist, in order.
+
+        Embedded collections are found by their side stores without opening Chroma;
+        Chroma is listed only for a name they do not answer for.
+        """
+        known = await asyncio.to_thread(lambda: {n for n in names if self._recorded_here(n)})
+        if not set(names) <= known:
+            known |= set(await self.alist_collections())
+        return [name for name in names if name in known]
 
     def list_collections(self) -> list[str]:
         """Blocking twin of :meth:`alist_collections`."""

@@ -2,13 +2,14 @@
 
 Everything here blocks (Chroma, SQLite, numpy); the handler calls it from
 worker threads. The lexical index is rebuilt in memory from the side store
-when the store changed since the last search.
+when the store changed since the last search. Chroma is opened on first need:
+a search of a small collection without a filter reads the side store alone.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,20 +48,33 @@ class Hit:
 class KBCollection:
     """A Chroma collection with its lexical index and graph beside it.
 
+    ``open_chroma`` returns the Chroma collection; it is called once, when something
+    first needs Chroma (a write, a filter, a collection past ``exact_limit``).
+
     Example:
         Not run here: it needs an open Chroma collection.
 
-        >>> coll = KBCollection("docs", chroma_collection, SideStore(path))  # doctest: +SKIP
-        >>> coll.search([0.1, ...], ["vector"], limit=5, config=HybridConfig())  # doctest: +SKIP
+        >>> coll = KBCollection("docs", lambda: chroma_collection, SideStore(path))  # doctest: +SKIP
+        >>> coll.dense([0.1, ...], 10, None, HybridConfig())  # doctest: +SKIP
     """
 
-    def __init__(self, name: str, chroma: Any, side: SideStore) -> None:
+    def __init__(self, name: str, open_chroma: Callable[[], Any], side: SideStore) -> None:
         self.name = name
-        self.chroma = chroma
         self.side = side
+        self._open_chroma = open_chroma
+        self._chroma: Any = None
+        self._chroma_lock = threading.Lock()
         self._local: LocalIndex | None = None
         self._mark: tuple[int, int] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def chroma(self) -> Any:
+        """The Chroma collection, opened on first use."""
+        with self._chroma_lock:
+            if self._chroma is None:
+                self._chroma = self._open_chroma()
+            return self._chroma
 
     # -- writing --------------------------------------------------------------------------
 
@@ -99,10 +113,10 @@ class KBCollection:
     # -- reading --------------------------------------------------------------------------
 
     def local(self, config: HybridConfig) -> LocalIndex:
-        """BM25 and vector copies of every chunk, rebuilt when the side store changed."""
+        """BM25 and vector copies of every chunk, rebuilt when the store or BM25's settings changed."""
         with self._lock:
             changed, mark = self.side.changed_since(self._mark)
-            if changed or self._local is None:
+            if changed or self._local is None or self._local.params != _bm25(config):
                 self._local = LocalIndex.build(self.side.index_rows(), config)
                 self._mark = mark
             return self._local
@@ -221,6 +235,8 @@ class LocalIndex:
     lexical: LexicalIndex
     vectors: npt.NDArray[np.float32]
     rows: dict[str, int]
+    params: tuple[float, float]
+    """BM25's ``k1`` and ``b`` as the lexical index was built with them."""
 
     @classmethod
     def build(cls, rows: list[tuple[str, list[str], bytes]], config: HybridConfig) -> LocalIndex:
@@ -231,7 +247,7 @@ class LocalIndex:
         if rows:
             vectors = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
             vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
-        return cls(lexical, vectors, {id_: i for i, id_ in enumerate(ids)})
+        return cls(lexical, vectors, {id_: i for i, id_ in enumerate(ids)}, _bm25(config))
 
 
 @dataclass(frozen=True)
@@ -283,6 +299,10 @@ def cosines(vectors: npt.NDArray[np.float32], vector: Vector) -> npt.NDArray[np.
     """
     found: npt.NDArray[np.float32] = np.einsum("ij,j->i", vectors, unit(vector))
     return found
+
+
+def _bm25(config: HybridConfig) -> tuple[float, float]:
+    return config.bm25_k1, config.bm25_b
 
 
 def _ranking(scores: dict[str, float]) -> Ranking:

@@ -6,15 +6,22 @@ collection's two rankings, keeps dense-only matches above ``min_similarity``,
 merges the collections keeping one chunk per document, and, with ``graph:
 true``, adds the graph neighbourhood of the query's entities. A ``threshold``
 is a hard floor on the final scores, lexical and graph matches included.
+
+Embedded Chroma is opened only when something needs it. A collection's side
+store keeps a copy of the build marker Chroma records, so opening a collection
+for a search checks its model there, while the model loads; a search of a small
+collection without a filter then never opens Chroma. A Chroma server is asked
+at once, as the authority on its collections.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from unified_search._sync import run_sync
 from unified_search.config import SearchConfig
@@ -33,12 +40,13 @@ from unified_search.kb.embeddings import (
     embedding_from_config,
 )
 from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
-from unified_search.kb.ingest import IngestReport, Progress, ingest
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
-from unified_search.kb.sidestore import SideStore
+from unified_search.kb.sidestore import SideStore, recorded_build
 from unified_search.kb.store import (
     PROVIDER,
+    build_marker,
+    check_marker,
     close_client,
     coded_unreachable,
     create_collection,
@@ -46,9 +54,20 @@ from unified_search.kb.store import (
     make_client,
     open_collection,
     unreachable,
+    valid_name,
 )
 from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
+
+if TYPE_CHECKING:
+    from unified_search.kb.ingest import IngestReport, Progress
+
+
+class Recorded(NamedTuple):
+    """A collection opened on its side store, and the build marker kept there."""
+
+    marker: dict[str, Any]
+    collection: KBCollection
 
 
 class KBHandler(KBAdmin):
@@ -70,39 +89,115 @@ class KBHandler(KBAdmin):
         embedding: Any = None,
         delegates: Delegates | None = None,
     ) -> None:
-        self._client = client
+        self._chroma_client = client
         self.config = config or SearchConfig()
         self._embedding = as_embedding_function(embedding) if embedding is not None else None
         self._delegates = delegates or Delegates()
         self._collections: dict[str, KBCollection] = {}
         self._lock = asyncio.Lock()
+        self._opening = threading.Lock()
+        self._loading = threading.Lock()
 
     @classmethod
     def from_config(
         cls, config: SearchConfig, *, embedding: Any = None, delegates: Delegates | None = None
     ) -> KBHandler:
-        """Connect to Chroma as ``kb`` says (server at ``chroma_url`` or embedded at ``data_dir``)."""
-        return cls(make_client(config.kb), config=config, embedding=embedding, delegates=delegates)
+        """Connect to Chroma as ``kb`` says (server at ``chroma_url`` or embedded at ``data_dir``).
+
+        A server is called at once (this blocks: call it in a worker thread); embedded
+        Chroma opens on first need.
+        """
+        client = make_client(config.kb) if config.kb.chroma_url else None
+        return cls(client, config=config, embedding=embedding, delegates=delegates)
+
+    @property
+    def _client(self) -> Any:
+        """The Chroma client; embedded Chroma is opened here on first use (it blocks)."""
+        with self._opening:
+            if self._chroma_client is None:
+                self._chroma_client = make_client(self.config.kb)
+            return self._chroma_client
+
+    @property
+    def _embedded(self) -> bool:
+        return not self.config.kb.chroma_url
 
     @property
     def embedding(self) -> EmbeddingFunction:
         """The embedding function (the configured one is built on first use)."""
-        if self._embedding is None:
-            self._embedding = embedding_from_config(self.config.kb.embedding)
-        return self._embedding
+        with self._loading:
+            if self._embedding is None:
+                self._embedding = embedding_from_config(self.config.kb.embedding)
+            return self._embedding
 
     # -- collections ----------------------------------------------------------------------
 
-    async def _collection(self, name: str, *, create: bool = False) -> KBCollection:
+    async def _collection(
+        self, name: str, *, create: bool = False, search: bool = False
+    ) -> KBCollection:
         async with self._lock:
             if name not in self._collections:
-                # The first use loads the embedding model: a blocking second or more.
-                model = await asyncio.to_thread(lambda: self.embedding.name)
-                opener = create_collection if create else open_collection
-                chroma = await asyncio.to_thread(opener, self._client, name, model)
-                side = await asyncio.to_thread(SideStore, self._side_path(name))
-                self._collections[name] = KBCollection(name, chroma, side)
+                self._collections[name] = await self._open(name, create=create, search=search)
             return self._collections[name]
+
+    async def _open(self, name: str, *, create: bool, search: bool) -> KBCollection:
+        """Open ``name``, refusing another model's vectors.
+
+        The first use loads the embedding model, a blocking fraction of a second. Meanwhile
+        the side store's copy of the build marker is read (embedded Chroma stays closed) and,
+        for a ``search``, the in-memory index is built.
+        """
+        model, found = await asyncio.gather(
+            asyncio.to_thread(self._model_name),
+            asyncio.to_thread(self._recorded, name, create=create, search=search),
+            return_exceptions=True,
+        )
+        recorded = found if isinstance(found, Recorded) else None
+        try:
+            if isinstance(model, BaseException) or isinstance(found, BaseException):
+                raise model if isinstance(model, BaseException) else found
+            if recorded is not None:
+                check_marker(name, recorded.marker, model)
+                return recorded.collection
+        except BaseException:
+            if recorded is not None:
+                recorded.collection.side.close()
+            raise
+        opener = create_collection if create else open_collection
+        chroma = await asyncio.to_thread(opener, self._client, name, model)
+        side = await asyncio.to_thread(SideStore, self._side_path(name))
+        # Collections indexed before the copy existed get it on first open.
+        await asyncio.to_thread(side.record_build, build_marker(chroma.metadata or {}))
+        return KBCollection(name, lambda: chroma, side)
+
+    def _recorded(self, name: str, *, create: bool, search: bool) -> Recorded | None:
+        """The collection opened on its side store, when that keeps the build marker's copy.
+
+        Embedded Chroma only: a server is the authority on its own collections.
+        """
+        marker = None if create else self._marker_here(name)
+        if marker is None:
+            return None
+        side = SideStore(self._side_path(name))
+        coll = KBCollection(name, functools.partial(self._chroma_of, name), side)
+        if search:
+            coll.local(self.config.kb.hybrid)
+        return Recorded(marker, coll)
+
+    def _marker_here(self, name: str) -> dict[str, Any] | None:
+        """The build marker an embedded collection's side store keeps (``None`` without)."""
+        if not self._embedded or not valid_name(name):
+            return None
+        return recorded_build(self._side_path(name))
+
+    def _recorded_here(self, name: str) -> bool:
+        return self._marker_here(name) is not None
+
+    def _chroma_of(self, name: str) -> Any:
+        return open_collection(self._client, name, self._model_name())
+
+    def _model_name(self) -> str:
+        return self.embedding.name
 
     def _side_path(self, name: str) -> Path:
         return data_dir(self.config.kb) / "collections" / f"{name}.sqlite"
@@ -118,6 +213,8 @@ class KBHandler(KBAdmin):
         ctx: SearchContext | None = None,
     ) -> IngestReport:
         """Index ``docs`` (idempotent: unchanged chunks are not embedded again)."""
+        from unified_search.kb.ingest import ingest  # searching never needs the ingestion code
+
         coll = await self._collection(collection, create=True)
         async with guarded(coll):
             report = await ingest(
@@ -188,7 +285,7 @@ class KBHandler(KBAdmin):
     async def _search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         kb = ctx.config.kb
         names = await self._names(request, kb)
-        colls = [await self._collection(name) for name in names]
+        colls = [await self._collection(name, search=True) for name in names]
         where = _where(request.options)
         limit = request.limit or kb.max_results
         floor = kb.threshold if request.threshold is None else request.threshold
@@ -284,7 +381,8 @@ class KBHandler(KBAdmin):
         for coll in self._collections.values():
             coll.side.close()
         self._collections.clear()
-        await asyncio.to_thread(close_client, self._client)
+        if self._chroma_client is not None:
+            await asyncio.to_thread(close_client, self._chroma_client)
 
 
 async def _builtin_extractor(chunks: list[Chunk]) -> list[Extraction]:

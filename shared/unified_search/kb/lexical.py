@@ -98,10 +98,14 @@ class LexicalIndex:
             self._bm25 = _bm25s().BM25(method="lucene", k1=k1, b=b)
             # An empty term list would break bm25s; a placeholder term matches no query.
             self._bm25.index([t or ["\x00"] for t in self._terms], show_progress=False)
-        self._doc_freq = Counter(term for t in self._terms for term in set(t))
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    @functools.cached_property
+    def _doc_freq(self) -> Counter[str]:
+        """Chunks holding each term; counted on first use, as only query expansion reads it."""
+        return Counter(term for t in self._terms for term in set(t))
 
     def scores(self, weights: dict[str, float]) -> Scores:
         """BM25 score of every chunk for a weighted bag of query terms."""

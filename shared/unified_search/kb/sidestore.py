@@ -12,8 +12,10 @@ unchanged chunks are never embedded twice. ``files`` and ``documents`` map
 indexed files (by resolved path, which stays on this machine) to their public
 names, content hashes and documents, so re-indexing a folder mirrors it.
 ``state`` marks a write in progress: found set, the last writer was killed and
-the collection is checked before anything else is written. Values are always
-bound as parameters, never formatted into SQL.
+the collection is checked before anything else is written. It also keeps a copy
+of the build marker Chroma records on the collection (embedding model, index
+format), so a search that needs nothing from Chroma checks the model without
+opening it. Values are always bound as parameters, never formatted into SQL.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,31 @@ CREATE TABLE IF NOT EXISTS documents (id TEXT PRIMARY KEY, file TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS documents_file ON documents (file);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+
+#: The ``state`` key of the build marker's copy.
+_BUILD = "built_with"
+
+
+def recorded_build(path: Path) -> dict[str, Any] | None:
+    """The build marker kept in the side store at ``path``; ``None`` without file or marker.
+
+    Reads without creating anything: a name that was never indexed leaves no file behind.
+    """
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = db.execute("SELECT value FROM state WHERE key = ?", (_BUILD,)).fetchone()
+    except sqlite3.Error:  # a file without the state table (an early version's)
+        return None
+    finally:
+        db.close()
+    marker: dict[str, Any] | None = json.loads(row[0]) if row else None
+    return marker
 
 
 @dataclass(frozen=True)
@@ -320,6 +347,18 @@ class SideStore:
                 for r in rows
             ]
         return found
+
+    def record_build(self, marker: Mapping[str, Any]) -> None:
+        """Keep a copy of the collection's build marker (see ``kb.store.build_marker``)."""
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO state VALUES (?, ?)", (_BUILD, json.dumps(dict(marker)))
+            )
+
+    def forget_build(self) -> None:
+        """Drop the copy of the build marker: the collection is being dropped."""
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM state WHERE key = ?", (_BUILD,))
 
     def writing(self) -> bool:
         """Whether a write was begun and never finished (its writer was killed)."""

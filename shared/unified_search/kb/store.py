@@ -11,7 +11,7 @@ neighbours. All calls here block, so the handler runs them in worker threads.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -109,9 +109,14 @@ def open_collection(client: Any, name: str, model: str) -> Any:
     return collection
 
 
+def valid_name(name: str) -> bool:
+    """Whether ``name`` may name a collection (and so a side-store file)."""
+    return _NAME.fullmatch(name) is not None
+
+
 def create_collection(client: Any, name: str, model: str) -> Any:
     """Open or create ``name`` for indexing with ``model``."""
-    if not _NAME.fullmatch(name):
+    if not valid_name(name):
         raise SearchError(
             ErrorCode.INVALID_QUERY,
             f"invalid collection name {name!r}: use 3-512 letters, digits, '.', '_' or '-', "
@@ -130,21 +135,30 @@ def create_collection(client: Any, name: str, model: str) -> Any:
 
 def check_compatible(collection: Any, model: str) -> None:
     """Refuse vectors from a model, or an index format, other than those that built it."""
-    metadata = collection.metadata or {}
-    built_format = metadata.get(FORMAT_KEY, 1)
+    check_marker(collection.name, collection.metadata or {}, model)
+
+
+def build_marker(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """What a collection's metadata says built it: its embedding model and index format."""
+    return {MODEL_KEY: metadata.get(MODEL_KEY), FORMAT_KEY: metadata.get(FORMAT_KEY, 1)}
+
+
+def check_marker(name: str, marker: Mapping[str, Any], model: str) -> None:
+    """Refuse ``model`` for collection ``name`` unless ``marker`` (its build marker) allows it."""
+    built_format = marker.get(FORMAT_KEY, 1)
     if built_format != INDEX_FORMAT:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
-            f"collection {collection.name!r} was indexed in format {built_format}, and this "
+            f"collection {name!r} was indexed in format {built_format}, and this "
             f"version of unified-search reads format {INDEX_FORMAT} (its default embedding "
             "computes in int8); delete the collection and index its documents again",
             provider=PROVIDER,
         )
-    built_with = metadata.get(MODEL_KEY)
+    built_with = marker.get(MODEL_KEY)
     if built_with is not None and built_with != model:
         raise SearchError(
             ErrorCode.UNSUPPORTED,
-            f"collection {collection.name!r} was built with embedding model {built_with!r}, "
+            f"collection {name!r} was built with embedding model {built_with!r}, "
             f"not {model!r}; search it with that model or re-index it",
             provider=PROVIDER,
         )
