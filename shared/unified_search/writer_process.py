@@ -20,6 +20,7 @@ references and citation numbering are not: both keep the first copy).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -150,6 +151,10 @@ def _serve(pipe: Connection) -> None:
 
     options = pipe.recv()
     store: SearchStore | None = None
+    # Opened before saying it is ready, so the first batch does not wait for it; when the
+    # database is unavailable, the first batch tries again and reports why.
+    with contextlib.suppress(SearchError):
+        store = SearchStore(**options)
     pipe.send("ready")
     try:
         while (batch := pipe.recv()) is not None:

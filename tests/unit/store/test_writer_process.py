@@ -6,10 +6,12 @@ import asyncio
 import os
 import signal
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from sqlalchemy import event
 
 from unified_search.response import SearchResponse
@@ -110,3 +112,21 @@ async def test_a_killed_writer_process_loses_no_answered_search(
     await searcher.aclose()
     with sqlite3.connect(tmp_path / "killed.sqlite3") as raw:
         assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+async def test_a_writer_process_that_cannot_start_leaves_the_writing_to_the_store(
+    tmp_path: Path,
+    word_searcher: WordSearcher,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    store = SearchStore(f"sqlite:///{tmp_path / 'alone.sqlite3'}")
+    searcher = word_searcher(store)
+    responses = [r for start in (0, 100, 200) for r in await burst(searcher, start, 30)]
+    assert all(r.status == "ok" and r.warnings == [] for r in responses)
+    assert all(store.get_searches(r.request_id) for r in responses)
+    assert store._process is not None and store._process.pid is None
+    failures = [r for r in caplog.records if "writer process could not start" in r.message]
+    assert len(failures) == 1  # tried once, not at every batch
+    await searcher.aclose()
