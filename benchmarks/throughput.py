@@ -15,7 +15,8 @@ run, rounds interleaved so that a noisy machine hurts every system alike:
 
 Each engine figure is searches/s at ``--concurrency`` (default 50) with p50/p99
 latency, and the per-search overhead over raw gather at concurrency 1. Memory:
-RSS after warm-up and after ``--memory-searches`` searches recorded in SQLite.
+RSS after warm-up and after ``--memory-searches`` searches recorded in SQLite, and
+the RSS of the store's writer process at the end.
 
 Usage: python benchmarks/throughput.py [--searches N] [--rounds R] [--postgres URL]
        [--http-requests N] [--workers W] [--memory-searches N] [--json PATH]
@@ -220,6 +221,9 @@ async def memory(searches: int, folder: Path) -> dict[str, float]:
         gc.collect()
         figures[f"rss_after_{part * quarter}_mib"] = round(process.memory_info().rss / 2**20, 1)
         figures[f"objects_after_{part * quarter}"] = len(gc.get_objects())
+    # The store's writer process (started under load) holds its own connection and memory.
+    children = process.children()
+    figures["writer_process_rss_mib"] = round(sum(c.memory_info().rss for c in children) / 2**20, 1)
     await searcher.aclose()
     figures["growth_last_quarter_mib"] = round(
         figures[f"rss_after_{4 * quarter}_mib"] - figures[f"rss_after_{3 * quarter}_mib"], 1
@@ -345,7 +349,8 @@ def table(systems: dict[str, dict[str, float]]) -> str:
                 lines.append(f"{name} {what} ({samples})")
             lines.append(
                 f"last quarter: RSS {figures['growth_last_quarter_mib']:+} MiB, "
-                f"objects {figures['objects_growth_last_quarter']:+g}"
+                f"objects {figures['objects_growth_last_quarter']:+g}; "
+                f"writer process RSS {figures['writer_process_rss_mib']} MiB"
             )
     return "\n".join(lines)
 

@@ -149,9 +149,9 @@ class Ledger:
         tops: dict[str, int] = {}  # one row per scope: an upsert may not touch a row twice
         for scope, indices in entries:
             tops[scope] = max(tops.get(scope, 0), *indices.values())
-        self._raise_many(conn, [{"scope": scope, "last_index": top} for scope, top in tops.items()])
+        self._raise_many(conn, list(tops.items()))
         rows = [
-            {"scope": scope, "item": item_hash(key), "ref_index": index}
+            (scope, item_hash(key), index)
             for scope, indices in entries
             for key, index in indices.items()
         ]

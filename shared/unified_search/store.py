@@ -21,7 +21,9 @@ commits many searches per transaction (group commit). Every search waits for
 the commit of its batch, so its answer says whether it was stored; with
 ``sync=True`` that commit also waits for the disk. Either wait lasts at most
 ``wait`` seconds: a slow or unreachable store never holds an answer longer, the
-answer says what was not stored, and the writer keeps retrying. Reads first wait
+answer says what was not stored, and the writer keeps retrying. Once searches
+come faster than one at a time, the batches are written by a child process with
+its own connection (``unified_search.writer_process``), beside the searches. Reads first wait
 (as long) for this store's queued records, so a process always reads its own
 searches; another process sees them once committed.
 
@@ -53,7 +55,13 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.ledger import Ledger, define_ledger
 from unified_search.outage import StoreGate
 from unified_search.paths import DATA_HOME_ENV, data_home
-from unified_search.record_rows import RecordRows, rows_from_response, rows_of_record
+from unified_search.record_rows import (
+    RECORD_COLUMNS,
+    REFERENCE_COLUMNS,
+    RecordRows,
+    rows_from_response,
+    rows_of_record,
+)
 from unified_search.records import (
     SearchRecord,
     define_tables,
@@ -75,6 +83,7 @@ from unified_search.store_engine import (
 )
 from unified_search.types import Reference, SearchType, Source
 from unified_search.writer import PendingWrite, RecordWriter
+from unified_search.writer_process import Fresh, WriterProcess
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
 
@@ -145,13 +154,11 @@ class SearchStore(Closable):
         )
         self._insert = DIALECTS[self.engine.dialect.name]
         dialect = self.engine.dialect
-        self._insert_records = PlainInsert(
-            self.records, dialect, [column.name for column in self.records.columns]
-        )
+        self._insert_records = PlainInsert(self.records, dialect, ["id", *RECORD_COLUMNS])
         self._insert_references = PlainInsert(
             self.references,
             dialect,
-            [column.name for column in self.references.columns if column.name != "id"],
+            ["record_id", *REFERENCE_COLUMNS],
             on_conflict="ON CONFLICT DO NOTHING",
         )
         scopes, ids = define_ledger(self.metadata, table_prefix)
@@ -160,6 +167,11 @@ class SearchStore(Closable):
         self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
         self.writer = RecordWriter(
             self._write_batch, max_pending=max_pending, close_timeout=timeout, stall=wait
+        )
+        # Under load, a process of its own writes the batches (an in-memory database has none).
+        options = {"echo": echo, "table_prefix": table_prefix, "timeout": timeout, "sync": sync}
+        self._process = (
+            None if in_memory(self.engine.url) else WriterProcess({"url": self.url, **options})
         )
         self._create_tables()
 
@@ -269,6 +281,14 @@ class SearchStore(Closable):
         rows = [rows for w in batch for rows in w.records]
         if not (fresh or rows):
             return
+        process = self._process
+        if process is not None and (len(batch) > 1 or self.writer.pending):
+            process.start()  # searches come faster than one at a time: busy enough for a process
+        if process is None or not process.ready or not process.write(fresh, rows):
+            self.write_rows(fresh, rows)  # quiet, the process is starting, or it just died
+
+    def write_rows(self, fresh: Fresh, rows: Sequence[RecordRows]) -> None:
+        """Write fresh scopes' numbering and record rows in one transaction (the writer process's job)."""
         with self._connection() as conn:  # a store that is not ``sync`` never waits for the disk
             self.ledger.remember_many(conn, fresh)
             self._insert_rows(conn, rows)
@@ -278,16 +298,10 @@ class SearchStore(Closable):
         if not rows:
             return []
         ids = reserve_ids(conn, self.records, len(rows))
-        self._insert_records(
-            conn, ({"id": id_, **r.record} for id_, r in zip(ids, rows, strict=True))
-        )
+        pairs = list(zip(ids, rows, strict=True))
+        self._insert_records(conn, [(id_, *r.record) for id_, r in pairs])
         self._insert_references(
-            conn,
-            (
-                {"record_id": id_, **reference}
-                for id_, r in zip(ids, rows, strict=True)
-                for reference in r.references
-            ),
+            conn, [(id_, *reference) for id_, r in pairs for reference in r.references]
         )
         return ids
 
@@ -471,6 +485,8 @@ class SearchStore(Closable):
     def close(self) -> None:
         """Write every queued record (retrying up to ``timeout`` s), then close the connections."""
         self.writer.close()
+        if self._process is not None:
+            self._process.close()
         self._gate.close()
         self.engine.dispose()
 

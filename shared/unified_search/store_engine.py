@@ -6,16 +6,15 @@ the connection attempt (``connect_timeout``), each statement and each lock wait
 ``tcp_user_timeout``) and the wait for a pooled connection; on SQLite the wait
 for another writer's lock (``busy_timeout``). Values the URL sets itself win.
 
-Records are written many rows at a time (``PlainInsert``, ``reserve_ids``): a
-few multi-row statements per batch, without SQLAlchemy's per-value work, which
+Records are written many rows at a time (``PlainInsert``, ``reserve_ids``): one
+statement per table and batch, without SQLAlchemy's per-value work, which
 cost more than the database itself.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -177,25 +176,20 @@ def reason(exc: sa_exc.SQLAlchemyError) -> str:
     return str(original or exc).strip().splitlines()[0]
 
 
-#: Most bound values per statement: SQLite before 3.32 allows 999, PostgreSQL 65,535.
-_MAX_VALUES = {"sqlite": 999, "postgresql": 30_000}
-
-
 class PlainInsert:
-    """Insert many rows with a few multi-row ``INSERT … VALUES (…), (…)`` statements.
+    """Insert rows given as tuples with one plain statement, bypassing SQLAlchemy's per-row work.
 
-    One statement for many rows, rather than a driver ``executemany`` (one step per
-    row), matters beyond the database's own work: the driver lets go of the
-    interpreter at every step, and a thread that lets go while another one computes
-    waits up to 5 ms to get it back. Values are bound as the rows hold them: JSON
-    columns take text already encoded, other columns go through their type's bind
-    processor when the dialect has one (SQLite's dates), so what is stored reads
-    back through the table exactly as a Core insert would have.
+    The statement is the same text for every call, so the driver parses (and
+    PostgreSQL prepares) it once; its ``executemany`` sends the rows in one go
+    (psycopg pipelines them). Values are bound as the rows hold them: JSON
+    columns take text already encoded, other columns go through their type's
+    bind processor when the dialect has one (SQLite's dates), so what is stored
+    reads back through the table exactly as a Core insert would have.
 
     Args:
         table: the table.
         dialect: the engine's dialect (its paramstyle and processors).
-        columns: the columns each row sets.
+        columns: the columns, in the order of each row's values.
         on_conflict: what follows the values (``ON CONFLICT DO NOTHING`` ...).
     """
 
@@ -204,34 +198,30 @@ class PlainInsert:
     ) -> None:
         quote = dialect.identifier_preparer.quote
         names = ", ".join(quote(name) for name in columns)
-        self._head = (
-            f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) VALUES "
-        )
-        self._tail = f" {on_conflict}" if on_conflict else ""
         mark = "%s" if dialect.paramstyle in ("format", "pyformat") else "?"
-        self._row = f"({', '.join([mark] * len(columns))})"
-        self._per_statement = max(1, _MAX_VALUES.get(dialect.name, 999) // len(columns))
-        self._columns = list(columns)
-        self._processors = [
-            None
-            if isinstance(table.c[name].type, SQL_JSON)
-            else table.c[name].type.bind_processor(dialect)
-            for name in columns
-        ]
-
-    def __call__(self, conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
-        """Insert ``rows``."""
-        values = [self._values(row) for row in rows]
-        for start in range(0, len(values), self._per_statement):
-            chunk = values[start : start + self._per_statement]
-            sql = self._head + ", ".join([self._row] * len(chunk)) + self._tail
-            conn.exec_driver_sql(sql, tuple(itertools.chain.from_iterable(chunk)))
-
-    def _values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(
-            row[name] if processor is None else processor(row[name])
-            for name, processor in zip(self._columns, self._processors, strict=True)
+        self._sql = (
+            f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) "
+            f"VALUES ({', '.join([mark] * len(columns))})"
+            + (f" {on_conflict}" if on_conflict else "")
         )
+        processors = {
+            position: table.c[name].type.bind_processor(dialect)
+            for position, name in enumerate(columns)
+            if not isinstance(table.c[name].type, SQL_JSON)
+        }
+        self._processors = [(at, process) for at, process in processors.items() if process]
+
+    def __call__(self, conn: Connection, rows: Iterable[Sequence[Any]]) -> None:
+        """Insert ``rows``."""
+        values = [self._values(row) for row in rows] if self._processors else [*map(tuple, rows)]
+        if values:
+            conn.exec_driver_sql(self._sql, values)
+
+    def _values(self, row: Sequence[Any]) -> tuple[Any, ...]:
+        values = list(row)
+        for at, process in self._processors:
+            values[at] = process(values[at])
+        return tuple(values)
 
 
 def reserve_ids(conn: Connection, table: Table, count: int) -> list[int]:

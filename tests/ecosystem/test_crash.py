@@ -6,7 +6,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,30 @@ from unified_search.store import SearchStore
 WORKER = Path(__file__).with_name("burst_worker.py")
 
 
+def writer_processes(pid: int) -> list[int]:
+    """The record writer processes ``pid`` started, from any of its threads (Linux)."""
+    tasks = Path(f"/proc/{pid}/task").glob("*/children")
+    children = [int(child) for task in tasks for child in task.read_text().split()]
+    return [
+        child
+        for child in children
+        if b"unified_search.writer_process" in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting for its new parent does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def burst_then_kill(url: str, prefix: str, answers: int) -> list[tuple[str, int]]:
-    """Run the burst until ``answers`` searches answered, kill it with SIGKILL, return them."""
+    """Run the burst until ``answers`` searches answered, kill it with SIGKILL, return them.
+
+    The burst's record writer process outlives it only to finish the batch it writes.
+    """
     process = subprocess.Popen(
         [sys.executable, str(WORKER), url, prefix],
         stdout=subprocess.PIPE,
@@ -32,6 +56,7 @@ def burst_then_kill(url: str, prefix: str, answers: int) -> list[tuple[str, int]
             _, request_id, n = line.split()
             answered.append((request_id, int(n)))
             if len(answered) >= answers:
+                writers = writer_processes(process.pid)
                 process.send_signal(signal.SIGKILL)
                 break
     finally:
@@ -39,12 +64,17 @@ def burst_then_kill(url: str, prefix: str, answers: int) -> list[tuple[str, int]
             process.kill()
         out, err = process.communicate(timeout=60)
     assert process.returncode == -signal.SIGKILL, err
+    assert writers, "the burst wrote on its own thread, not through a writer process"
+    deadline = time.monotonic() + 30
+    while any(map(running, writers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(running, writers)), "the writer process outlived its parent"
     answered += [(r, int(n)) for _, r, n in (line.split() for line in out.splitlines())]
     return answered
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def crash_store(request: pytest.FixtureRequest, tmp_path: Path):
+def crash_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'burst.sqlite3'}", ""
         return
