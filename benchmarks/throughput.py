@@ -10,6 +10,8 @@ run, rounds interleaved so that a noisy machine hurts every system alike:
   through the record writer (a new scope per search, as without a ``request_id``:
   each answer waits for its numbering's commit, grouped with the others');
 - ``… sync``: the same with ``sync=True`` (every record committed before its answer);
+- ``… write-behind``: ``await_commit=False``, answers do not wait for the commit (the
+  records are counted afterwards: ``records_stored_share`` is 1.0 when none was lost);
 - ``HTTP API``: ``unified-search serve`` (``--workers``) on the bundled knowledge base
   and shop database (embedded defaults), ``POST /api/search`` at the same concurrency.
 
@@ -41,6 +43,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+from sqlalchemy import func, select
 
 from unified_search.config import SearchConfig
 from unified_search.handler import SearchContext
@@ -156,12 +159,18 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
         "unified-search sqlite sync": SearchStore(
             f"sqlite:///{folder / 'sync.sqlite3'}", sync=True
         ),
+        "unified-search sqlite write-behind": SearchStore(
+            f"sqlite:///{folder / 'behind.sqlite3'}", await_commit=False
+        ),
     }
     prefix = f"tp{uuid.uuid4().hex[:8]}_"
     if args.postgres:
         stores["unified-search postgresql"] = SearchStore(args.postgres, table_prefix=prefix)
+        stores["unified-search postgresql write-behind"] = SearchStore(
+            args.postgres, table_prefix=f"{prefix}b_", await_commit=False
+        )
         stores["unified-search postgresql sync"] = SearchStore(
-            args.postgres, table_prefix=prefix, sync=True
+            args.postgres, table_prefix=f"{prefix}s_", sync=True
         )
     searchers = {name: Searcher(handlers=HANDLERS, store=store) for name, store in stores.items()}
     calls = {"raw asyncio.gather": raw_call()} | {
@@ -188,6 +197,13 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
         if name in searchers:  # answers whose record was not committed within ``wait``
             figures["answers_not_stored_in_time"] = UNSTORED.get(id(searchers[name]), 0)
         result[name] = figures
+    run_each = 100 + args.rounds * (per_round + per_round // 10)
+    for name, store in stores.items():
+        if store is not None:  # every search's three records, written behind or not
+            await store.aflush()
+            with store.engine.connect() as conn:
+                stored = conn.execute(select(func.count()).select_from(store.records)).scalar_one()
+            result[name]["records_stored_share"] = round(stored / (3 * run_each), 4)
     for store in stores.values():
         if store is not None:
             await store.aclose()

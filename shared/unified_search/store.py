@@ -119,6 +119,11 @@ class SearchStore(Closable):
             database server may lose the last commits (a crash of this process never does).
         max_pending: searches queued for the writer before searches slow down; it bounds
             the memory a hung store can take (a record with its references is tens of KiB).
+        await_commit: each search waits for its batch's commit, so its answer says whether
+            it was stored. ``False`` answers at once and writes behind the answers: a
+            failing store is then reported by the searches that follow (and logged), a
+            killed process loses at most the searches of the last flush, and another
+            process may see a search a few milliseconds after its answer.
 
     Example:
         >>> with SearchStore("sqlite:///:memory:") as store:
@@ -137,6 +142,7 @@ class SearchStore(Closable):
         wait: float = 1.0,
         sync: bool = False,
         max_pending: int = 1_000,
+        await_commit: bool = True,
     ) -> None:
         if table_prefix and _PREFIX.fullmatch(table_prefix) is None:
             raise ValueError("table_prefix must be a short SQL identifier (letters, digits, _)")
@@ -144,7 +150,10 @@ class SearchStore(Closable):
             if value <= 0:
                 raise ValueError(f"{name} must be positive")
         self.url = url or default_url()
+        if sync and not await_commit:
+            raise ValueError("sync needs await_commit: a record on disk is one waited for")
         self.timeout, self.wait, self.sync = timeout, wait, sync
+        self.await_commit = await_commit
         self.metadata = MetaData()
         self.records, self.references = define_tables(self.metadata, table_prefix)
         self.engine = open_engine(self.url, echo=echo, timeout=timeout, durable=sync)
@@ -241,6 +250,8 @@ class SearchStore(Closable):
         known = self.writer.problem or self._gate.problem  # the writer's, or this search's own
         if known is not None:
             return self._unavailable(known)
+        if not self.await_commit:
+            return None
         try:
             if await self.writer.await_commit(write, wait=self.wait):
                 return None

@@ -73,8 +73,8 @@ def extract_entities(text: str) -> list[Entity]:
             types.setdefault(key, kind)
     found: list[Entity] = []
     for name, _ in counts.most_common():
-        kind = types.pop(name.lower(), None)  # popped: a name differing only in case is kept once
-        if kind is not None:
+        kind = types.pop(name.lower(), "")  # popped: a name differing only in case is kept once
+        if kind:
             found.append(Entity(name=name, type=kind))
     return found
 

@@ -325,3 +325,63 @@ async def test_a_store_slower_than_the_wait_never_holds_the_answer(
     reopened = SearchStore(store.url)
     assert len(reopened.get_searches(response.request_id)) == 1
     reopened.close()
+
+
+async def test_a_write_behind_store_answers_before_the_commit_and_writes_after(
+    tmp_path: Path, word_searcher: WordSearcher
+) -> None:
+    url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
+    store = SearchStore(url, await_commit=False)
+    gate = threading.Event()
+    original = store._write_batch
+
+    def held(batch: Sequence[PendingWrite]) -> None:
+        gate.wait(10)
+        original(batch)
+
+    store.writer._write = held  # type: ignore[method-assign]
+    searcher = word_searcher(store)
+    started = asyncio.get_running_loop().time()
+    response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
+    assert asyncio.get_running_loop().time() - started < 2  # the write is still held
+    assert response.status == "ok" and response.warnings == []
+    reader = SearchStore(url)  # another connection: sees only what is committed
+    assert reader.get_searches("chat") == []
+    gate.set()
+    await searcher.aclose()  # closing writes what is queued
+    assert len(reader.get_searches("chat")) == 1
+    reader.close()
+
+
+async def test_a_write_behind_store_that_fails_is_reported_by_the_searches_that_follow(
+    tmp_path: Path, word_searcher: WordSearcher
+) -> None:
+    store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}", await_commit=False)
+    down = SearchError(ErrorCode.NETWORK_ERROR, "connection refused", provider="store")
+    failures = [down] * 3
+    original = store._write_batch
+
+    def flaky(batch: Sequence[PendingWrite]) -> None:
+        if failures:
+            raise failures.pop()
+        original(batch)
+
+    store.writer._write = flaky  # type: ignore[method-assign]
+    searcher = word_searcher(store)
+    first = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="first")
+    assert first.status == "ok"  # answered before its write was tried
+    while store.writer.problem is None and failures:
+        await asyncio.sleep(0.01)
+    later = await searcher.asearch({"query": "c d", "type": "kb"}, request_id="later")
+    if store.writer.problem is not None:  # not yet written again (retries back off from 50 ms)
+        assert later.status == "partial" and later.warnings
+        assert {w.provider for w in later.warnings} == {"store"}
+    await searcher.aclose()  # the retries write both
+    reopened = SearchStore(store.url)
+    assert [len(reopened.get_searches(r)) for r in ("first", "later")] == [1, 1]
+    reopened.close()
+
+
+def test_a_synchronous_store_waits_for_its_commits() -> None:
+    with pytest.raises(ValueError, match="await_commit"):
+        SearchStore("sqlite:///:memory:", sync=True, await_commit=False)
