@@ -1,7 +1,7 @@
 """Knowledge-base retrieval quality and indexing speed against LangChain and LlamaIndex peers.
 
 Usage: python benchmarks/kb.py --data PATH [--data PATH ...] [--split NAME ...] [--json OUT]
-       [--cache DIR] [--queries N] [--skip-peers]
+       [--cache DIR] [--queries N] [--skip-peers] [--pipeline NAME ...]
 
 Each PATH is a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/<split>.tsv);
 every split found is evaluated unless ``--split`` names some. One table per dataset
@@ -678,8 +678,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="keep corpus vectors here between runs")
     parser.add_argument("--queries", type=int, default=0, help="use only the first N queries")
     parser.add_argument("--skip-peers", action="store_true", help="run our pipelines only")
+    parser.add_argument(
+        "--pipeline", action="append", choices=list(PIPELINES), help="ours to run; default: all"
+    )
     args = parser.parse_args(argv)
     default = next(iter(PIPELINES))
+    pipelines = {n: o for n, o in PIPELINES.items() if n in (args.pipeline or PIPELINES)}
     tables: dict[str, Table] = {}
     costs: dict[str, dict[str, float]] = {}
     for path in args.data:
@@ -687,7 +691,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found, _, costs[path.name] = evaluate(
             path,
             splits,
-            PIPELINES,
+            pipelines,
             cache=args.cache,
             peers=not args.skip_peers,
             queries_limit=args.queries,
@@ -697,7 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{key} · * default · † best peer (by nDCG@10)")
         print(table(systems, default))
     print("\nmean lead over the best peer of each table (nDCG@10, recall@100):")
-    summary = {name: leads(tables, name) for name in PIPELINES}
+    summary = {name: leads(tables, name) for name in pipelines}
     for name, lead in summary.items():
         if lead:
             print(f"{name:30} {lead['lead_ndcg@10']:+8.4f} {lead['lead_recall@100']:+8.4f}")

@@ -48,6 +48,11 @@ class E5Embedding:
     name = MODEL_NAME
 
     def __init__(self, *, batch_size: int = BATCH_SIZE, threads: int | None = None) -> None:
+        """Load the engine; ``threads`` caps its OpenMP threads (``None``: every core).
+
+        The engine reads the cap from ``OMP_NUM_THREADS``, which it sets when given one,
+        as its OpenMP runtime starts: the first engine of a process decides for all.
+        """
         self._engine = _engine(threads)
         self._batch_size = batch_size
         # One engine serves every thread; calls into it are serialised.
