@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from unified_search.kb.config import EmbeddingConfig
 from unified_search.kb.openai_embedding import OpenAIEmbedding
+from unified_search.models.e5 import E5Embedding, e5_embedding
 from unified_search.models.minilm import MiniLMEmbedding, default_embedding
 
 
@@ -38,7 +39,12 @@ def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:
     """Build the embedding function a ``kb.embedding`` section describes."""
     if config.provider == "openai":
         return OpenAIEmbedding.from_config(config)
-    if config.threads is None and config.batch_size == EmbeddingConfig().batch_size:
+    shared = config.threads is None and config.batch_size == EmbeddingConfig().batch_size
+    if config.provider == "e5-small":
+        if shared:
+            return e5_embedding()
+        return E5Embedding(batch_size=config.batch_size, threads=config.threads)
+    if shared:
         return default_embedding()
     return MiniLMEmbedding(batch_size=config.batch_size, threads=config.threads)
 
