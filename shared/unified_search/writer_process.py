@@ -7,7 +7,7 @@ and slowed the searches it competed with. A busy store therefore sends each
 batch's rows to a child process that holds its own connection and interpreter,
 and waits for its answer: committed, or the ``SearchError`` to report.
 
-The child is ``python -m unified_search.writer_process``, talking over a socket
+The child is ``python -m unified_search.writer_child``, talking over a socket
 pair (pickled messages). It starts in the background and writes once it said it
 is ready; the store writes itself meanwhile (``SearchStore._write_batch``). It
 ignores SIGINT and SIGTERM, which a terminal or a service manager sends to the
@@ -20,10 +20,8 @@ references and citation numbering are not: both keep the first copy).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -32,7 +30,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import SearchError
 from unified_search.record_rows import RecordRows
 
 logger = logging.getLogger(__name__)
@@ -41,6 +39,8 @@ logger = logging.getLogger(__name__)
 EXIT_TIMEOUT = 5.0
 #: The numbering of a batch's fresh scopes: (scope, ``ResultItem.key`` → index) pairs.
 Fresh = Sequence[tuple[str, Mapping[str, int]]]
+#: The module the child runs (it opens a ``SearchStore`` of its own).
+CHILD = "unified_search.writer_child"
 #: This package's folder, for the child's import path.
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 
@@ -84,7 +84,7 @@ class WriterProcess:
         try:
             with theirs:
                 self._child = subprocess.Popen(
-                    [sys.executable, "-m", __name__, str(theirs.fileno())],
+                    [sys.executable, "-m", CHILD, str(theirs.fileno())],
                     pass_fds=[theirs.fileno()],
                     stdin=subprocess.DEVNULL,
                     env={**os.environ, "PYTHONPATH": path},
@@ -143,38 +143,3 @@ class WriterProcess:
             child.wait()
         if pipe is not None:
             pipe.close()
-
-
-def _serve(pipe: Connection) -> None:
-    """Write each batch received and answer, until told to stop or the parent is gone."""
-    from unified_search.store import SearchStore
-
-    options = pipe.recv()
-    store: SearchStore | None = None
-    # Opened before saying it is ready, so the first batch does not wait for it; when the
-    # database is unavailable, the first batch tries again and reports why.
-    with contextlib.suppress(SearchError):
-        store = SearchStore(**options)
-    pipe.send("ready")
-    try:
-        while (batch := pipe.recv()) is not None:
-            answer: tuple[ErrorCode, str, bool] | None = None
-            try:
-                store = store or SearchStore(**options)
-                store.write_rows(*batch)
-            except SearchError as exc:
-                answer = (exc.code, exc.message, exc.retryable)
-            except Exception as exc:  # reported with the batch, as any failed write is
-                answer = (ErrorCode.UNKNOWN, f"the record writer failed: {exc!r}", False)
-            pipe.send(answer)
-    except (EOFError, OSError):
-        pass  # the parent is gone
-    finally:
-        if store is not None:
-            store.engine.dispose()
-
-
-if __name__ == "__main__":
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, signal.SIG_IGN)
-    _serve(Connection(int(sys.argv[1])))

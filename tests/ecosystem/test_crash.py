@@ -26,7 +26,7 @@ def writer_processes(pid: int) -> list[int]:
     return [
         child
         for child in children
-        if b"unified_search.writer_process" in Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"unified_search.writer_child" in Path(f"/proc/{child}/cmdline").read_bytes()
     ]
 
 
