@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,21 +49,29 @@ async def indexed(config: SearchConfig, make_embedding: Any) -> Path:
     return Path(config.kb.data_dir or "") / "collections" / "notes.sqlite"
 
 
-def forbid_chroma(monkeypatch: pytest.MonkeyPatch, *, allowed: bool = False) -> ChromaOpenings:
-    openings = ChromaOpenings(allowed=allowed)
-    monkeypatch.setattr("unified_search.kb.handler.make_client", openings)
-    return openings
+@pytest.fixture
+def openings(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> ChromaOpenings:
+    """Chroma openings from here on (after indexing), counted; a test may forbid them."""
+    watched = ChromaOpenings(allowed=True)
+    monkeypatch.setattr("unified_search.kb.handler.make_client", watched)
+    return watched
+
+
+@pytest.fixture
+def fresh(indexed: Path, config: SearchConfig, make_embedding: Any) -> Callable[..., KBHandler]:
+    """A new handler over the indexed collection, as a new process opens it."""
+
+    def build(**embedding: Any) -> KBHandler:
+        return KBHandler.from_config(config, embedding=make_embedding(**embedding))
+
+    return build
 
 
 async def test_a_search_of_a_small_collection_never_opens_chroma(
-    indexed: Path,
-    config: SearchConfig,
-    ctx: SearchContext,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    fresh: Callable[..., KBHandler], openings: ChromaOpenings, ctx: SearchContext
 ) -> None:
-    openings = forbid_chroma(monkeypatch)
-    kb = KBHandler.from_config(config, embedding=make_embedding())
+    openings.allowed = False
+    kb = fresh()
     assert await kb.afind_collections(["notes"]) == ["notes"]
     result = await kb.asearch(req("BM25 term frequency"), ctx)
     assert result.items[0].document_id == "bm25"
@@ -71,14 +80,10 @@ async def test_a_search_of_a_small_collection_never_opens_chroma(
 
 
 async def test_another_model_is_refused_on_the_side_store_without_opening_chroma(
-    indexed: Path,
-    config: SearchConfig,
-    ctx: SearchContext,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    fresh: Callable[..., KBHandler], openings: ChromaOpenings, ctx: SearchContext
 ) -> None:
-    forbid_chroma(monkeypatch)
-    other = KBHandler.from_config(config, embedding=make_embedding(name="another-model"))
+    openings.allowed = False
+    other = fresh(name="another-model")
     with pytest.raises(SearchError) as info:
         await other.asearch(req("BM25"), ctx)
     assert info.value.code is ErrorCode.UNSUPPORTED
@@ -88,10 +93,9 @@ async def test_another_model_is_refused_on_the_side_store_without_opening_chroma
 
 async def test_another_index_format_is_refused_on_the_side_store(
     indexed: Path,
-    config: SearchConfig,
+    fresh: Callable[..., KBHandler],
+    openings: ChromaOpenings,
     ctx: SearchContext,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with sqlite3.connect(indexed) as db:  # what a later version would have recorded
         db.execute(
@@ -99,8 +103,8 @@ async def test_another_index_format_is_refused_on_the_side_store(
             ('{"embedding_model": "hash-64", "index_format": 99}',),
         )
     db.close()
-    forbid_chroma(monkeypatch)
-    kb = KBHandler.from_config(config, embedding=make_embedding())
+    openings.allowed = False
+    kb = fresh()
     with pytest.raises(SearchError) as info:
         await kb.asearch(req("BM25"), ctx)
     assert info.value.code is ErrorCode.UNSUPPORTED
@@ -110,34 +114,27 @@ async def test_another_index_format_is_refused_on_the_side_store(
 
 async def test_a_collection_indexed_before_the_copy_gets_it_from_chroma_on_first_open(
     indexed: Path,
-    config: SearchConfig,
+    fresh: Callable[..., KBHandler],
+    openings: ChromaOpenings,
     ctx: SearchContext,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with sqlite3.connect(indexed) as db:  # as an earlier version left it
         db.execute("DELETE FROM state WHERE key = 'built_with'")
     db.close()
-    openings = forbid_chroma(monkeypatch, allowed=True)
-    first = KBHandler.from_config(config, embedding=make_embedding())
+    first = fresh()
     assert (await first.asearch(req("vector index"), ctx)).items
     await first.aclose()
     assert openings.calls == 1  # Chroma checked the model once ...
     openings.allowed = False
-    second = KBHandler.from_config(config, embedding=make_embedding())
+    second = fresh()
     assert (await second.asearch(req("vector index"), ctx)).items  # ... and never again
     await second.aclose()
 
 
 async def test_a_filter_or_a_write_opens_chroma_when_it_needs_it(
-    indexed: Path,
-    config: SearchConfig,
-    ctx: SearchContext,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    fresh: Callable[..., KBHandler], openings: ChromaOpenings, ctx: SearchContext
 ) -> None:
-    openings = forbid_chroma(monkeypatch, allowed=True)
-    kb = KBHandler.from_config(config, embedding=make_embedding())
+    kb = fresh()
     assert (await kb.asearch(req("vector index"), ctx)).items
     assert openings.calls == 0
     where = {"document_id": "vec"}
@@ -151,9 +148,9 @@ async def test_a_filter_or_a_write_opens_chroma_when_it_needs_it(
 
 
 async def test_a_dropped_collection_is_no_longer_found_on_its_side_store(
-    indexed: Path, config: SearchConfig, make_embedding: Any
+    indexed: Path, fresh: Callable[..., KBHandler]
 ) -> None:
-    kb = KBHandler.from_config(config, embedding=make_embedding())
+    kb = fresh()
     await kb.adrop_collection("notes")
     assert await kb.afind_collections(["notes"]) == []
     assert not indexed.exists()
@@ -161,13 +158,9 @@ async def test_a_dropped_collection_is_no_longer_found_on_its_side_store(
 
 
 async def test_finding_collections_lists_chroma_only_for_names_the_side_stores_do_not_know(
-    indexed: Path,
-    config: SearchConfig,
-    make_embedding: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    fresh: Callable[..., KBHandler], openings: ChromaOpenings
 ) -> None:
-    openings = forbid_chroma(monkeypatch, allowed=True)
-    kb = KBHandler.from_config(config, embedding=make_embedding())
+    kb = fresh()
     assert await kb.afind_collections(["notes"]) == ["notes"]
     assert openings.calls == 0
     assert await kb.afind_collections(["missing", "notes", "../notes"]) == ["notes"]
