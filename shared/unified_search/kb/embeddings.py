@@ -9,6 +9,7 @@ typing; neither framework is imported here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from unified_search.kb.config import EmbeddingConfig
@@ -39,14 +40,18 @@ def embedding_from_config(config: EmbeddingConfig) -> EmbeddingFunction:
     """Build the embedding function a ``kb.embedding`` section describes."""
     if config.provider == "openai":
         return OpenAIEmbedding.from_config(config)
-    shared = config.threads is None and config.batch_size == EmbeddingConfig().batch_size
-    if config.provider == "e5-small":
-        if shared:
-            return e5_embedding()
-        return E5Embedding(batch_size=config.batch_size, threads=config.threads)
-    if shared:
-        return default_embedding()
-    return MiniLMEmbedding(batch_size=config.batch_size, threads=config.threads)
+    shared, build = _OFFLINE[config.provider]
+    if config.threads is None and config.batch_size == EmbeddingConfig().batch_size:
+        return shared()
+    return build(batch_size=config.batch_size, threads=config.threads)
+
+
+#: The offline models by provider: the instance every default user shares, and the class
+#: that builds one with other threads or batch size.
+_OFFLINE: dict[str, tuple[Callable[[], EmbeddingFunction], Callable[..., EmbeddingFunction]]] = {
+    "default": (default_embedding, MiniLMEmbedding),
+    "e5-small": (e5_embedding, E5Embedding),
+}
 
 
 class LangChainEmbedding:
