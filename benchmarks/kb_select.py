@@ -1,7 +1,6 @@
 """Choose the knowledge-base default on some queries and confirm it on others.
 
 Usage: python benchmarks/kb_select.py --scifact PATH --nfcorpus PATH [--cache DIR] [--json OUT]
-       [--preset e5-small]
 
 The procedure, fixed before looking at the confirming queries:
 
@@ -16,12 +15,6 @@ The procedure, fixed before looking at the confirming queries:
    choosing set is out.
 4. The highest-scoring candidate is the default; its confirming figures are
    reported beside the old default's, whatever they are.
-
-``--preset e5-small`` chooses the e5-small embedding's fusion settings the same way, over
-``E5_CANDIDATES`` (every one embedding with e5-small), measured against our
-default pipeline in the same run instead of the peers: a candidate's score is its mean
-nDCG@10 lead over the default, and one whose recall@100 falls more than 0.005 below
-the default's on a choosing set is out.
 """
 
 from __future__ import annotations
@@ -64,22 +57,6 @@ def _grid() -> dict[str, dict[str, Any]]:
 
 
 CANDIDATES = _grid()
-DEFAULT = "default"
-
-
-def _e5_grid() -> dict[str, dict[str, Any]]:
-    """The dense share, with and without dense feedback, over the e5-small index."""
-    grid: dict[str, dict[str, Any]] = {DEFAULT: {}}
-    for dense in (0.5, 0.6, 0.7, 0.8):
-        for docs in (0, 3):
-            grid[f"e5 w{dense} fb{docs}"] = {
-                "embedding": {"provider": "e5-small"},
-                "hybrid": {"dense_weight": dense, "feedback_docs": docs},
-            }
-    return grid
-
-
-E5_CANDIDATES = _e5_grid()
 
 
 def half(qid: str) -> int:
@@ -94,41 +71,31 @@ def fold(run: Run, keep: set[str]) -> dict[str, float]:
     }
 
 
-def sets(
-    scifact: Path, nfcorpus: Path, cache: Path | None, grid: dict[str, dict[str, Any]], peers: bool
-) -> dict[str, dict[str, Any]]:
+def sets(scifact: Path, nfcorpus: Path, cache: Path | None) -> dict[str, dict[str, Any]]:
     """Per set (choose/…, confirm/…): every system's nDCG@10 and recall@100."""
     out: dict[str, dict[str, Any]] = {}
-    options: dict[str, Any] = {"cache": cache, "peers": peers, "reuse_queries": True}
-    _, runs, _ = evaluate(scifact, ["train", "test"], grid, **options)
+    _, runs, _ = evaluate(scifact, ["train", "test"], CANDIDATES, cache=cache, reuse_queries=True)
     for split, role in (("train", "choose"), ("test", "confirm")):
         out[f"{role}/scifact-{split}"] = {n: fold(r, set(r.ndcg)) for n, r in runs[split].items()}
-    _, runs, _ = evaluate(nfcorpus, ["dev"], grid, **options)
+    _, runs, _ = evaluate(nfcorpus, ["dev"], CANDIDATES, cache=cache, reuse_queries=True)
     for part, role in ((0, "choose"), (1, "confirm")):
         keep = {q for q in next(iter(runs["dev"].values())).ndcg if half(q) == part}
         out[f"{role}/nfcorpus-dev-half{part}"] = {n: fold(r, keep) for n, r in runs["dev"].items()}
     return out
 
 
-def lead(found: dict[str, Any], name: str, against: str | None = None) -> tuple[float, float]:
-    """``name``'s nDCG@10 and recall@100 over ``against``'s (by default the best peer's)."""
-    peer = against or max((p for p in PEERS if p in found), key=lambda p: found[p]["ndcg@10"])
+def lead(found: dict[str, Any], name: str) -> tuple[float, float]:
+    peer = max((p for p in PEERS if p in found), key=lambda p: found[p]["ndcg@10"])
     return (
         found[name]["ndcg@10"] - found[peer]["ndcg@10"],
         found[name]["recall@100"] - found[peer]["recall@100"],
     )
 
 
-def choose(
-    results: dict[str, dict[str, Any]], grid: dict[str, dict[str, Any]], against: str | None
-) -> tuple[str, dict[str, float]]:
+def choose(results: dict[str, dict[str, Any]]) -> tuple[str, dict[str, float]]:
     scores: dict[str, float] = {}
-    for name in grid:
-        if name == against:
-            continue
-        gaps = [
-            lead(found, name, against) for key, found in results.items() if key.startswith("choose")
-        ]
+    for name in CANDIDATES:
+        gaps = [lead(found, name) for key, found in results.items() if key.startswith("choose")]
         if all(recall >= -RECALL_SLACK for _, recall in gaps):
             scores[name] = statistics.fmean(ndcg for ndcg, _ in gaps)
     best = max(scores, key=lambda n: scores[n])
@@ -141,20 +108,17 @@ def main() -> int:
     parser.add_argument("--nfcorpus", type=Path, required=True)
     parser.add_argument("--cache", type=Path)
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--preset", choices=["e5-small"], help="choose this preset's settings")
     args = parser.parse_args()
-    grid, against = (E5_CANDIDATES, DEFAULT) if args.preset else (CANDIDATES, None)
-    results = sets(args.scifact, args.nfcorpus, args.cache, grid, peers=against is None)
-    best, scores = choose(results, grid, against)
-    reference = against or "the best peer"
-    print(f"candidate (mean nDCG@10 lead over {reference} on the choosing sets):")
+    results = sets(args.scifact, args.nfcorpus, args.cache)
+    best, scores = choose(results)
+    print("candidate (mean nDCG@10 lead over the best peer on the choosing sets):")
     for name, score in sorted(scores.items(), key=lambda kv: -kv[1])[:15]:
         print(f"  {name:32} {score:+.4f}")
-    print(f"\nchosen: {best} = {grid[best]}")
-    for name in (best, "old default") if against is None else (best,):
-        print(f"\n{name}: lead over {reference} (nDCG@10, recall@100)")
+    print(f"\nchosen: {best} = {CANDIDATES[best]}")
+    for name in (best, "old default"):
+        print(f"\n{name}: lead over the best peer (nDCG@10, recall@100)")
         for key, found in results.items():
-            ndcg, recall = lead(found, name, against)
+            ndcg, recall = lead(found, name)
             print(f"  {key:34} {found[name]['ndcg@10']:.4f} {ndcg:+.4f} {recall:+.4f}")
     if args.json:
         args.json.write_text(
