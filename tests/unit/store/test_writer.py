@@ -23,6 +23,19 @@ def write(name: str, rows: int = 1) -> PendingWrite:
     return PendingWrite(name, [name] * rows)
 
 
+def held_writes(store: SearchStore) -> threading.Event:
+    """Hold ``store``'s batch writes (up to 10 s) until the returned event is set."""
+    gate = threading.Event()
+    original = store._write_batch
+
+    def held(batch: Sequence[PendingWrite]) -> None:
+        gate.wait(10)
+        original(batch)
+
+    store.writer._write = held  # type: ignore[method-assign]
+    return gate
+
+
 class Recorder:
     """A batch writer that remembers what it wrote, optionally blocking or failing first."""
 
@@ -300,14 +313,7 @@ async def test_a_store_slower_than_the_wait_never_holds_the_answer(
     tmp_path: Path, word_searcher: WordSearcher
 ) -> None:
     store = SearchStore(f"sqlite:///{tmp_path / 'r.sqlite3'}", wait=0.2, sync=True)
-    gate = threading.Event()
-    original = store._write_batch
-
-    def hung(batch: Sequence[PendingWrite]) -> None:
-        gate.wait(10)
-        original(batch)
-
-    store.writer._write = hung  # type: ignore[method-assign]
+    gate = held_writes(store)
     searcher = word_searcher(store)
     started = asyncio.get_running_loop().time()
     response = await searcher.asearch({"query": "a b", "type": "kb"})
@@ -332,14 +338,7 @@ async def test_a_write_behind_store_answers_before_the_commit_and_writes_after(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     store = SearchStore(url, await_commit=False)
-    gate = threading.Event()
-    original = store._write_batch
-
-    def held(batch: Sequence[PendingWrite]) -> None:
-        gate.wait(10)
-        original(batch)
-
-    store.writer._write = held  # type: ignore[method-assign]
+    gate = held_writes(store)
     searcher = word_searcher(store)
     started = asyncio.get_running_loop().time()
     response = await searcher.asearch({"query": "a b", "type": "kb"}, request_id="chat")
