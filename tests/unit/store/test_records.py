@@ -6,13 +6,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import MetaData, select
 
 from unified_search.auth import Secret
 from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.handler import SearchContext
-from unified_search.records import config_json, is_sensitive_key, redact
+from unified_search.record_rows import RECORD_COLUMNS, REFERENCE_COLUMNS
+from unified_search.records import config_json, define_tables, is_sensitive_key, redact
 from unified_search.response import SearchResponse
 from unified_search.searcher import Searcher
 from unified_search.store import SearchRecord, SearchStore, records_from_response
@@ -211,3 +212,10 @@ def test_hand_built_records_are_redacted_too(make_record: Callable[..., Any]) ->
     record = make_record("r").model_copy(update={"config": {"x": 1}})
     rebuilt = SearchRecord.model_validate({**dict(record), "config": {"api_key": "sk-live-1"}})
     assert rebuilt.config == {}
+
+
+def test_rows_hold_every_column_of_their_tables_in_order() -> None:
+    """Rows are tuples laid out by the column lists: a column the tables gain must join them."""
+    records, references = define_tables(MetaData(), "")
+    assert ["id", *RECORD_COLUMNS] == [column.name for column in records.columns]
+    assert ["id", "record_id", *REFERENCE_COLUMNS] == [c.name for c in references.columns]
