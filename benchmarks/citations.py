@@ -40,11 +40,11 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from unified_search.citation_format import cited, format_citation
 from unified_search.citations import citation_prompt, parse_citations
+from unified_search.citations.format import cited, format_citation
+from unified_search.citations.numbering import Numbering
 from unified_search.config import CitationConfig
-from unified_search.numbering import Numbering
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 from unified_search.tokens import count_tokens
 from unified_search.types import Reference, ResultItem, SearchType, Source
 

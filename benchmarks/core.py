@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
-from unified_search.merge import merge, weighted_items
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.merge import merge, weighted_items
+from unified_search.engine.searcher import Searcher
 from unified_search.rerank.weighted import weighted_order
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType, Source
 
 LATENCIES = {SearchType.WEB: 0.05, SearchType.KB: 0.10, SearchType.DB: 0.20}

@@ -62,8 +62,8 @@ from typing import Any
 import numpy as np
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
-from unified_search.kb.config import EmbeddingConfig
+from unified_search.config.kb import EmbeddingConfig
+from unified_search.contract.handler import SearchContext
 from unified_search.kb.embeddings import embedding_from_config
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.ingest import embed_text

@@ -33,8 +33,8 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
 from langchain_unified_search import UnifiedSearchRetriever
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 PROFILES: dict[str, dict[SearchType, float]] = {

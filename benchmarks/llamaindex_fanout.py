@@ -37,8 +37,8 @@ from llama_index.core.retrievers import QueryFusionRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from llama_index_unified_search import UnifiedSearchRetriever
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 TOP_K = 10

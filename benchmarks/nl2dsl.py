@@ -43,10 +43,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from unified_search.config import SearchConfig
+from unified_search.contract.handler import SearchContext
 from unified_search.db.handler import DBHandler
-from unified_search.db.sample import build_shop_database
 from unified_search.db.understanding import Understanding
-from unified_search.handler import SearchContext
+from unified_search.samples.shop import build_shop_database
 from unified_search.types import SearchRequest
 
 DATA = Path(__file__).parent / "data" / "nl2dsl"

@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from unified_search.config.rerank import IntentRerankConfig
 from unified_search.kb.embeddings import default_embedding
 from unified_search.rerank.base import Reranker
-from unified_search.rerank.config import IntentRerankConfig
 from unified_search.rerank.cross_encoder import CrossEncoderReranker
 from unified_search.rerank.embedding import EmbeddingReranker
 from unified_search.rerank.intent import IntentReranker
@@ -176,7 +176,7 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
 
     cross: Any = None
     if cross_model and importlib.util.find_spec("sentence_transformers"):
-        from unified_search.rerank.config import CrossEncoderConfig
+        from unified_search.config.rerank import CrossEncoderConfig
 
         cross = wrap(CrossEncoderReranker(config=CrossEncoderConfig(model=cross_model)))
     return {

@@ -1,6 +1,6 @@
 """The HTTP API under load, healthy and with each of its dependencies hung in turn.
 
-The real application (``unified_search.server.create_app``, as ``unified-search
+The real application (``unified_search.server.app.create_app``, as ``unified-search
 serve`` builds it) runs under uvicorn in its own process, one worker, on the
 embedded defaults: the bundled help centre in embedded Chroma, the bundled shop
 database, and a local stand-in for a SearXNG instance as the web provider (no
@@ -78,9 +78,9 @@ HEALTHY = ("unified-search (default)", "unified-search (default, again)")
 def app() -> Any:
     """The server process's application: ``unified-search serve``'s, with a chosen store."""
     from unified_search.cli.settings import load_config
-    from unified_search.searcher import Searcher
-    from unified_search.server import create_app
-    from unified_search.store import SearchStore
+    from unified_search.engine.searcher import Searcher
+    from unified_search.records.store import SearchStore
+    from unified_search.server.app import create_app
 
     store = SearchStore(os.environ.get(STORE_ENV) or None, table_prefix=os.environ[PREFIX_ENV])
     searcher = Searcher(load_config(None), store=store)
@@ -389,7 +389,7 @@ async def run(
 
 
 def drop_tables(url: str, prefix: str) -> None:
-    from unified_search.store import SearchStore
+    from unified_search.records.store import SearchStore
 
     store = SearchStore(url, table_prefix=prefix)
     store.metadata.drop_all(store.engine)

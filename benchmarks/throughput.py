@@ -46,10 +46,10 @@ import psutil
 from sqlalchemy import func, select
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
+from unified_search.records.store import SearchStore
 from unified_search.samples.knowledge import SAMPLE_COLLECTION
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 TEXT = (

@@ -35,7 +35,7 @@ from typing import Any
 import httpx
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
 from unified_search.types import SearchRequest
 from unified_search.web.cache import MemoryCache, ResultCache, SQLiteCache
 from unified_search.web.handler import WebHandler

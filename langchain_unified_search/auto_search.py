@@ -50,10 +50,9 @@ from langchain_unified_search.binding import SessionBinding
 from langchain_unified_search.documents import document_to_item
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
 from langchain_unified_search.prompts import reference_context, references_system_text
+from unified_search import ReferenceContext, ResultItem, SearchResponse, Source
 from unified_search.config import CitationConfig
-from unified_search.response import SearchResponse
-from unified_search.session import RunIds, SearchOptions
-from unified_search.types import ReferenceContext, ResultItem, Source
+from unified_search.policy import RunIds, SearchOptions
 
 #: ID prefix of the injected system message; its presence means the search already ran.
 MARKER = "unified-search-references"

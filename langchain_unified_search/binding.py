@@ -13,9 +13,9 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig, ensure_config
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from unified_search import Searcher
 from unified_search.config import SearchConfig
-from unified_search.searcher import Searcher
-from unified_search.session import RunIds, SearchSession
+from unified_search.policy import RunIds, SearchSession
 
 
 class SessionBinding(BaseModel):

@@ -11,9 +11,8 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 
 from langchain_unified_search.events import EVENT_NAMES
-from unified_search.errors import ErrorInfo
-from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
-from unified_search.types import Reference
+from unified_search import ErrorInfo, Reference
+from unified_search.contract import EventName, SearchEvent, TraceNode, TraceStatus
 
 logger = logging.getLogger(__name__)
 

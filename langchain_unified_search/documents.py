@@ -1,7 +1,7 @@
 """Conversions between LangChain ``Document``s and the core's items and references.
 
 A document made here carries the item's own metadata at the top level and the
-core fields under ``metadata["unified_search"]`` (see ``unified_search.metadata``),
+core fields under ``metadata["unified_search"]`` (see ``unified_search.contract.metadata``),
 so converting back gives the same item, and metadata a loader set (``source``,
 ``page`` ...) is never read as a core field and comes back unchanged.
 """
@@ -13,8 +13,13 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from unified_search.metadata import METADATA_KEY, core_fields, item_from_metadata, item_metadata
-from unified_search.types import Reference, ResultItem, SearchType
+from unified_search import Reference, ResultItem, SearchType
+from unified_search.contract import (
+    METADATA_KEY,
+    core_fields,
+    item_from_metadata,
+    item_metadata,
+)
 
 
 def item_to_document(item: ResultItem) -> Document:

@@ -27,7 +27,7 @@ from langchain_core.callbacks.manager import (
     CallbackManagerForChainRun,
 )
 
-from unified_search.events import EventName, EventSink, SearchEvent
+from unified_search.contract import EventName, EventSink, SearchEvent
 
 RunManager = CallbackManagerForRetrieverRun | CallbackManagerForToolRun | CallbackManagerForChainRun
 AsyncRunManager = (

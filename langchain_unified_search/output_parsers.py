@@ -11,9 +11,9 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_unified_search.prompts import ReferencesLike, reference_context
+from unified_search import Reference
 from unified_search.citations import parse_citations
 from unified_search.config import CitationConfig, SearchConfig
-from unified_search.types import Reference
 
 
 class CitedAnswer(BaseModel):

@@ -19,11 +19,10 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from langchain_unified_search.documents import document_to_item, reference_to_item
+from unified_search import Reference, ReferenceContext, ResultItem, SearchResponse
 from unified_search.citations import build_context, cite_together
 from unified_search.citations import citation_prompt as core_citation_prompt
 from unified_search.config import CitationConfig, SearchConfig
-from unified_search.response import SearchResponse
-from unified_search.types import Reference, ReferenceContext, ResultItem
 
 ReferencesLike = (
     ReferenceContext

@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 from langchain_unified_search.binding import SessionBinding, run_ids
 from langchain_unified_search.documents import items_to_documents
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
-from unified_search.session import RunIds, SearchOptions
+from unified_search.policy import RunIds, SearchOptions
 
 #: The keyword argument carrying the run identifiers from ``invoke`` to the search.
 _RUN = "run_ids"

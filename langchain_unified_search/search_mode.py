@@ -10,7 +10,12 @@ from langchain_core.tools import BaseTool
 
 from langchain_unified_search.tool_base import SearchTool
 from langchain_unified_search.tools import search_tools
-from unified_search.tools import SearchModeTools, ToolLimits, research_prompt, with_search_reminder
+from unified_search.policy import (
+    SearchModeTools,
+    ToolLimits,
+    research_prompt,
+    with_search_reminder,
+)
 
 
 class SearchMode(SearchModeTools[SearchTool]):

@@ -20,12 +20,9 @@ from pydantic import ConfigDict, ValidationError, model_validator
 
 from langchain_unified_search.binding import SessionBinding, run_ids
 from langchain_unified_search.events import acustom_event_sink, custom_event_sink
-from unified_search import run_sync
-from unified_search.errors import ErrorCode, ErrorInfo, SearchError
-from unified_search.events import EventSink
-from unified_search.modes import QueryMode
-from unified_search.tools import TOOLS, ToolLimits, ToolName
-from unified_search.types import Reference
+from unified_search import ErrorCode, ErrorInfo, Reference, SearchError, run_sync
+from unified_search.contract import EventSink
+from unified_search.policy import TOOLS, QueryMode, ToolLimits, ToolName
 
 ToolOutput = tuple[str, list[Reference]]
 
@@ -74,7 +71,7 @@ class SearchTool(SessionBinding, BaseTool):
     limits: ToolLimits | None = None
     """What the model may search at most (domains, time range, result count, collections ...)."""
     mode: QueryMode | None = None
-    """``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``: as typed."""
+    """``fast``, ``deep`` or ``answer`` (see ``unified_search.policy.modes``); ``None``: as typed."""
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: Any = True
     handle_validation_error: Any = describe_validation_error

@@ -1,6 +1,6 @@
 """The search tools a model can call: ``web_search``, ``retrieve_url``, ``kb_search``, ``db_search``.
 
-Names, descriptions, arguments and limits are the core's (``unified_search.tools``),
+Names, descriptions, arguments and limits are the core's (``unified_search.policy.tools``),
 the same as in the LlamaIndex tool spec.
 """
 
@@ -11,8 +11,7 @@ from typing import Any
 
 from langchain_unified_search.binding import SessionBinding
 from langchain_unified_search.tool_base import SearchTool
-from unified_search.modes import QueryMode
-from unified_search.tools import ToolLimits, ToolName, tool_specs
+from unified_search.policy import QueryMode, ToolLimits, ToolName, tool_specs
 
 
 class WebSearchTool(SearchTool):

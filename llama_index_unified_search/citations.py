@@ -9,9 +9,9 @@ from typing import Any
 from llama_index.core.schema import NodeWithScore
 
 from llama_index_unified_search.nodes import citation_id_of, node_to_item
+from unified_search import Reference
 from unified_search.citations import parse_citations
 from unified_search.config import CitationConfig, SearchConfig
-from unified_search.types import Reference
 
 
 @dataclass(frozen=True)

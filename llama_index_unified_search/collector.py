@@ -10,8 +10,8 @@ from llama_index.core.instrumentation.events import BaseEvent
 from pydantic import PrivateAttr
 
 from llama_index_unified_search.events import UnifiedSearchEvent
-from unified_search.events import EventName, TraceNode
-from unified_search.types import Reference
+from unified_search import Reference
+from unified_search.contract import EventName, TraceNode
 
 
 class SearchTraceCollector(BaseEventHandler):

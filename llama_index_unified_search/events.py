@@ -13,15 +13,15 @@ from typing import Any
 
 from llama_index.core.instrumentation.events import BaseEvent
 
-from unified_search.events import EventName, SearchEvent, TraceNode
-from unified_search.types import Reference
+from unified_search import Reference
+from unified_search.contract import EventName, SearchEvent, TraceNode
 
 
 class UnifiedSearchEvent(BaseEvent):
     """A core search event seen through LlamaIndex instrumentation.
 
     Example:
-        >>> from unified_search.events import SearchEvent
+        >>> from unified_search.contract import SearchEvent
         >>> core = SearchEvent(name="search_progress", request_id="r1", message="Searching...")
         >>> from_search_event(core, span_id=None).class_name()
         'UnifiedSearchProgressEvent'

@@ -18,7 +18,7 @@ from llama_index.core.instrumentation.dispatcher import (  # type: ignore[attr-d
 from llama_index.core.instrumentation.span import active_span_id
 
 from llama_index_unified_search.events import from_search_event
-from unified_search.events import EventSink, SearchEvent
+from unified_search.contract import EventSink, SearchEvent
 
 dispatcher = get_dispatcher(__name__)
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """Conversions between the core's ``ResultItem`` and LlamaIndex nodes, both ways.
 
 A node made here carries the item's own metadata at the top level and the core
-fields under ``metadata["unified_search"]`` (see ``unified_search.metadata``),
+fields under ``metadata["unified_search"]`` (see ``unified_search.contract.metadata``),
 kept out of embeddings; when a prompt asks for the node in LLM mode it is shown
 as the core's ``<ref>`` element (escaped by the core), so a query engine's
 context reads like the ``<references>`` block the citation prompt talks about.
@@ -15,9 +15,9 @@ import uuid
 
 from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, TextNode
 
+from unified_search import Reference, ResultItem, Source
 from unified_search.citations import render_ref
-from unified_search.metadata import core_fields, item_from_metadata, item_metadata
-from unified_search.types import Reference, ResultItem, Source
+from unified_search.contract import core_fields, item_from_metadata, item_metadata
 
 # Fixed so that the same item maps to the same node id in every run and process.
 _NODE_NAMESPACE = uuid.UUID("6f1c5a52-3f7e-4d0b-9a4e-2b8f7f0c1d11")

@@ -10,10 +10,10 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from llama_index_unified_search.nodes import ReferenceNode, node_to_item
 from llama_index_unified_search.retriever import resolve_session
-from unified_search import run_sync
+from unified_search import Searcher, run_sync
 from unified_search.citations import cite_together
-from unified_search.metadata import METADATA_KEY
-from unified_search.searcher import ConfigLike, Searcher
+from unified_search.config import ConfigLike
+from unified_search.contract import METADATA_KEY
 
 
 class UnifiedRerankPostprocessor(BaseNodePostprocessor):

@@ -11,12 +11,9 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from llama_index_unified_search.instrumentation import asearch, search
 from llama_index_unified_search.nodes import item_to_node
-from unified_search.modes import QueryMode
-from unified_search.parallel import Mode
-from unified_search.response import SearchResponse
-from unified_search.searcher import ConfigLike, Searcher
-from unified_search.session import RunIds, SearchOptions, SearchSession
-from unified_search.types import SearchType, Source
+from unified_search import Mode, Searcher, SearchResponse, SearchType, Source
+from unified_search.config import ConfigLike
+from unified_search.policy import QueryMode, RunIds, SearchOptions, SearchSession
 
 
 def resolve_session(
@@ -92,7 +89,7 @@ class UnifiedSearchRetriever(BaseRetriever):
                 query (for example two ``kb`` requests over different collections).
             collections: knowledge-base collections (empty: the configured ones).
             models: database tables or views (empty: the configured ones).
-            mode: ``fast``, ``deep`` or ``answer`` (see ``unified_search.modes``); ``None``
+            mode: ``fast``, ``deep`` or ``answer`` (see ``unified_search.policy.modes``); ``None``
                 searches each source once with the query as typed.
             parallel: ``all``, ``any`` or ``race`` (also accepted as ``mode``).
             top_k: nodes to return; ``None`` uses ``rerank.top_n``.

@@ -7,10 +7,11 @@ from collections.abc import Iterable
 from llama_index.core.tools import BaseTool, FunctionTool
 
 from llama_index_unified_search.tools import UnifiedSearchToolSpec
-from unified_search.searcher import ConfigLike, Searcher
-from unified_search.session import SearchSession
-from unified_search.tools import (
+from unified_search import Searcher
+from unified_search.config import ConfigLike
+from unified_search.policy import (
     SearchModeTools,
+    SearchSession,
     ToolLimits,
     research_prompt,
     with_search_reminder,

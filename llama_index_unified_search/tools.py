@@ -1,6 +1,6 @@
 """``UnifiedSearchToolSpec``: the core's search tools for LlamaIndex agents.
 
-Names, descriptions, arguments and limits are the core's (``unified_search.tools``),
+Names, descriptions, arguments and limits are the core's (``unified_search.policy.tools``),
 the same as the LangChain tools.
 """
 
@@ -14,11 +14,18 @@ from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSp
 
 from llama_index_unified_search.instrumentation import asearch
 from llama_index_unified_search.retriever import resolve_session
-from unified_search import run_sync
-from unified_search.modes import QueryMode
-from unified_search.searcher import ConfigLike, Searcher
-from unified_search.session import RunIds, SearchSession, ToolAnswer
-from unified_search.tools import TOOLS, ToolLimits, ToolSpec, tool_specs
+from unified_search import Searcher, run_sync
+from unified_search.config import ConfigLike
+from unified_search.policy import (
+    TOOLS,
+    QueryMode,
+    RunIds,
+    SearchSession,
+    ToolAnswer,
+    ToolLimits,
+    ToolSpec,
+    tool_specs,
+)
 
 
 class UnifiedSearchToolSpec(BaseToolSpec):

@@ -9,29 +9,38 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from unified_search import _moved
+
 __version__ = "0.1.0"
+
+_moved.install()
 
 if TYPE_CHECKING:
     from unified_search._optional import MissingDependencyError, require
     from unified_search._sync import run_sync
-    from unified_search.attachments import DataSource, DBRow, KBDocument, MCPResource
     from unified_search.auth import Secret
-    from unified_search.citations import Citations, build_context, citation_prompt, parse_citations
-    from unified_search.config import SearchConfig
+    from unified_search.citations.context import (
+        Citations,
+        build_context,
+        citation_prompt,
+        parse_citations,
+    )
+    from unified_search.config.search import SearchConfig
+    from unified_search.contract.events import EventName, SearchEvent, TraceNode, TraceStatus
+    from unified_search.contract.handler import SearchContext, SearchHandler
+    from unified_search.contract.response import SearchResponse
+    from unified_search.contract.steps import StepName
     from unified_search.db.handler import DBHandler
-    from unified_search.deep import adeep_search, deep_search
+    from unified_search.engine.attachments import DataSource, DBRow, KBDocument, MCPResource
+    from unified_search.engine.parallel import Mode
+    from unified_search.engine.searcher import Ranked, RunOptions, Searcher
     from unified_search.errors import ConfigurationError, ErrorCode, ErrorInfo, SearchError
-    from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
-    from unified_search.handler import SearchContext, SearchHandler
     from unified_search.kb.handler import KBHandler
-    from unified_search.modes import QueryMode, arun_mode, run_mode
-    from unified_search.parallel import Mode
-    from unified_search.response import SearchResponse
-    from unified_search.searcher import Ranked, RunOptions, Searcher
-    from unified_search.session import RunIds, SearchOptions, SearchSession, ToolAnswer
-    from unified_search.steps import StepName
-    from unified_search.store import SearchRecord, SearchStore
-    from unified_search.tools import ToolLimits, ToolSpec, tool_specs
+    from unified_search.policy.deep import adeep_search, deep_search
+    from unified_search.policy.modes import QueryMode, arun_mode, run_mode
+    from unified_search.policy.session import RunIds, SearchOptions, SearchSession, ToolAnswer
+    from unified_search.policy.tools import ToolLimits, ToolSpec, tool_specs
+    from unified_search.records.store import SearchRecord, SearchStore
     from unified_search.types import (
         Entity,
         GraphNode,
@@ -47,62 +56,62 @@ if TYPE_CHECKING:
     from unified_search.web.handler import WebHandler
 
 _EXPORTS: dict[str, str] = {
-    "Citations": "unified_search.citations",
+    "Citations": "unified_search.citations.context",
     "ConfigurationError": "unified_search.errors",
     "DBHandler": "unified_search.db.handler",
-    "DBRow": "unified_search.attachments",
-    "DataSource": "unified_search.attachments",
+    "DBRow": "unified_search.engine.attachments",
+    "DataSource": "unified_search.engine.attachments",
     "Entity": "unified_search.types",
     "ErrorCode": "unified_search.errors",
     "ErrorInfo": "unified_search.errors",
-    "EventName": "unified_search.events",
+    "EventName": "unified_search.contract.events",
     "GraphNode": "unified_search.types",
-    "KBDocument": "unified_search.attachments",
+    "KBDocument": "unified_search.engine.attachments",
     "KBHandler": "unified_search.kb.handler",
-    "MCPResource": "unified_search.attachments",
+    "MCPResource": "unified_search.engine.attachments",
     "MissingDependencyError": "unified_search._optional",
-    "Mode": "unified_search.parallel",
-    "QueryMode": "unified_search.modes",
-    "Ranked": "unified_search.searcher",
+    "Mode": "unified_search.engine.parallel",
+    "QueryMode": "unified_search.policy.modes",
+    "Ranked": "unified_search.engine.searcher",
     "Reference": "unified_search.types",
     "ReferenceContext": "unified_search.types",
     "Relation": "unified_search.types",
     "ResultItem": "unified_search.types",
-    "RunIds": "unified_search.session",
-    "RunOptions": "unified_search.searcher",
-    "SearchConfig": "unified_search.config",
-    "SearchContext": "unified_search.handler",
+    "RunIds": "unified_search.policy.session",
+    "RunOptions": "unified_search.engine.searcher",
+    "SearchConfig": "unified_search.config.search",
+    "SearchContext": "unified_search.contract.handler",
     "SearchError": "unified_search.errors",
-    "SearchEvent": "unified_search.events",
-    "SearchHandler": "unified_search.handler",
-    "SearchOptions": "unified_search.session",
-    "SearchRecord": "unified_search.store",
+    "SearchEvent": "unified_search.contract.events",
+    "SearchHandler": "unified_search.contract.handler",
+    "SearchOptions": "unified_search.policy.session",
+    "SearchRecord": "unified_search.records.store",
     "SearchRequest": "unified_search.types",
-    "SearchResponse": "unified_search.response",
+    "SearchResponse": "unified_search.contract.response",
     "SearchResult": "unified_search.types",
-    "SearchSession": "unified_search.session",
-    "SearchStore": "unified_search.store",
+    "SearchSession": "unified_search.policy.session",
+    "SearchStore": "unified_search.records.store",
     "SearchType": "unified_search.types",
-    "Searcher": "unified_search.searcher",
+    "Searcher": "unified_search.engine.searcher",
     "Secret": "unified_search.auth",
     "Source": "unified_search.types",
-    "StepName": "unified_search.steps",
-    "ToolAnswer": "unified_search.session",
-    "ToolLimits": "unified_search.tools",
-    "ToolSpec": "unified_search.tools",
-    "TraceNode": "unified_search.events",
-    "TraceStatus": "unified_search.events",
+    "StepName": "unified_search.contract.steps",
+    "ToolAnswer": "unified_search.policy.session",
+    "ToolLimits": "unified_search.policy.tools",
+    "ToolSpec": "unified_search.policy.tools",
+    "TraceNode": "unified_search.contract.events",
+    "TraceStatus": "unified_search.contract.events",
     "WebHandler": "unified_search.web.handler",
-    "adeep_search": "unified_search.deep",
-    "arun_mode": "unified_search.modes",
-    "build_context": "unified_search.citations",
-    "citation_prompt": "unified_search.citations",
-    "deep_search": "unified_search.deep",
-    "parse_citations": "unified_search.citations",
+    "adeep_search": "unified_search.policy.deep",
+    "arun_mode": "unified_search.policy.modes",
+    "build_context": "unified_search.citations.context",
+    "citation_prompt": "unified_search.citations.context",
+    "deep_search": "unified_search.policy.deep",
+    "parse_citations": "unified_search.citations.context",
     "require": "unified_search._optional",
-    "run_mode": "unified_search.modes",
+    "run_mode": "unified_search.policy.modes",
     "run_sync": "unified_search._sync",
-    "tool_specs": "unified_search.tools",
+    "tool_specs": "unified_search.policy.tools",
 }
 
 __all__ = [

@@ -32,6 +32,18 @@ class SearchType(StrEnum):
     DB = "db"
 
 
+class Intent(StrEnum):
+    """The kind of answer a query is after."""
+
+    FACTUAL = "factual"
+    STATUS = "status"
+    COMPARISON = "comparison"
+    TUTORIAL = "tutorial"
+    EXPLORATORY = "exploratory"
+    NEWS = "news"
+    RESOURCE = "resource"
+
+
 class Source(StrEnum):
     """Who asked for a search; it decides the default weight of what it finds."""
 
@@ -169,7 +181,7 @@ class ResultItem(_Model):
 
 
 #: The fields of ``ResultItem`` besides its text and its free-form ``metadata``: what the
-#: framework adapters carry (under ``unified_search.metadata.METADATA_KEY``) so an item
+#: framework adapters carry (under ``unified_search.contract.metadata.METADATA_KEY``) so an item
 #: survives a round trip.
 ITEM_FIELDS = (
     "citation_id",

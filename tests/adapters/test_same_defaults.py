@@ -11,8 +11,8 @@ import pytest
 from langchain_unified_search import UnifiedSearchRetriever as LangChainRetriever
 from llama_index_unified_search import UnifiedSearchRetriever as LlamaIndexRetriever
 from unified_search import SearchStore
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

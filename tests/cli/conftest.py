@@ -80,6 +80,6 @@ def demo_runs(tmp_path_factory: pytest.TempPathFactory) -> DemoRuns:
 @pytest.fixture
 def shop_db(tmp_path: Path) -> str:
     """The sample shop database as a SQLite URL."""
-    from unified_search.db.sample import build_shop_database
+    from unified_search.samples.shop import build_shop_database
 
     return f"sqlite:///{build_shop_database(tmp_path / 'shop.db')}"

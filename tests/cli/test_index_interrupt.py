@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from unified_search.config.kb import KBConfig
 from unified_search.kb.chunking import chunk_document
-from unified_search.kb.config import KBConfig
 from unified_search.kb.files import DirectoryReader
 
 #: About 1,000 chunks: seconds of the embedding model on two cores, so a run is still

@@ -9,9 +9,9 @@ import pytest
 
 from unified_search.cli.console import stdout
 from unified_search.cli.render import markdown, show
+from unified_search.contract.response import SearchResponse
 from unified_search.db.understanding import Understanding
 from unified_search.errors import ErrorCode, ErrorInfo
-from unified_search.response import SearchResponse
 from unified_search.types import Reference, ReferenceContext, SearchRequest, SearchResult
 
 HOSTILE = "[bold red]Buy now[/bold red] :smile: line\nbreak"

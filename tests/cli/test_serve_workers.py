@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from unified_search.db.sample import build_shop_database
+from unified_search.samples.shop import build_shop_database
 
 QUESTIONS = [
     "wireless headphones under $100",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from unified_search.config_reference import reference_markdown
+from unified_search.config.reference import reference_markdown
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 TEXT = README.read_text(encoding="utf-8")

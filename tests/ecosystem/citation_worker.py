@@ -11,9 +11,9 @@ import asyncio
 import json
 import sys
 
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
+from unified_search.records.store import SearchStore
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

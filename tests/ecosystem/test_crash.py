@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 WORKER = Path(__file__).with_name("burst_worker.py")
 
@@ -26,7 +26,7 @@ def writer_processes(pid: int) -> list[int]:
     return [
         child
         for child in children
-        if b"unified_search.writer_child" in Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"unified_search.records.writer_child" in Path(f"/proc/{child}/cmdline").read_bytes()
     ]
 
 

@@ -20,9 +20,9 @@ import pytest
 from sqlalchemy import create_engine
 
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 from unified_search.web.handler import WebHandler
 
 SEARCH_TIMEOUT = 2.0

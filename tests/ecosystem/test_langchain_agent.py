@@ -15,12 +15,12 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 
 from langchain_unified_search import AutoSearch, UnifiedSearchRetriever, search_tools
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.server import create_app
-from unified_search.store import SearchStore
-from unified_search.tools import ToolLimits
+from unified_search.policy.tools import ToolLimits
+from unified_search.records.store import SearchStore
+from unified_search.server.app import create_app
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 

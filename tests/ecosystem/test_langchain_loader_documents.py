@@ -19,7 +19,7 @@ from langchain_unified_search import (
     citation_prompt,
     format_references,
 )
-from unified_search.metadata import METADATA_KEY
+from unified_search.contract.metadata import METADATA_KEY
 
 RERANKERS = ["weighted", "rrf", "intent"]
 

@@ -18,9 +18,9 @@ from llama_index_unified_search import (
     UnifiedSearchToolSpec,
     resolve_citations,
 )
-from unified_search.metadata import METADATA_KEY
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.contract.metadata import METADATA_KEY
+from unified_search.engine.searcher import Searcher
+from unified_search.records.store import SearchStore
 
 
 def reader_nodes(reader: dict[str, dict[str, Any]]) -> list[NodeWithScore]:

@@ -53,7 +53,7 @@ from llama_index_unified_search import (
     citation_qa_template,
     resolve_citations,
 )
-from unified_search.metadata import METADATA_KEY
+from unified_search.contract.metadata import METADATA_KEY
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "loaders"
 PAGE = """<html lang="en"><head><title>Leave rules</title>

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
+from unified_search.contract.response import SearchResponse
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.response import SearchResponse
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 #: Far below SQLite's busy timeout and libpq's connect timeout: a search waiting for
 #: either would miss it.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 WORKER = Path(__file__).with_name("citation_worker.py")
 SEARCHES = 25
@@ -44,7 +44,7 @@ def run_workers(url: str, prefix: str, names: list[str]) -> list[list[tuple[str,
 # Imports first, says so, then opens the store the moment the "go" file appears.
 OPENER = """
 import os, sys
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 print("ready", flush=True)
 while not os.path.exists(sys.argv[2]):
     pass

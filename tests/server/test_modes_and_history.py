@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.server import create_app
-from unified_search.store import SearchStore
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
+from unified_search.records.store import SearchStore
+from unified_search.server.app import create_app
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

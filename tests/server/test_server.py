@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
-from unified_search.db.sample import build_shop_database
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.server import SearchBody, create_app
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
+from unified_search.samples.shop import build_shop_database
+from unified_search.server.app import SearchBody, create_app
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

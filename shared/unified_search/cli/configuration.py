@@ -33,7 +33,7 @@ Environment variables read by the command line:
 @config_option
 def show_config(output: str, config_path: str | None) -> int:
     """Print the merged configuration, redacted (the help text is ``_HELP``)."""
-    from unified_search.records import config_json
+    from unified_search.records.model import config_json
 
     merged = config_json(load_config(config_path))
     console = stdout()

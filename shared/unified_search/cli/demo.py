@@ -24,9 +24,9 @@ from unified_search.cli.render import show_table
 from unified_search.cli.runtime import arun_search, open_searcher
 from unified_search.cli.search import exit_code
 from unified_search.cli.settings import load_config
-from unified_search.config import SearchConfig
+from unified_search.config.search import SearchConfig
+from unified_search.contract.response import SearchResponse
 from unified_search.paths import data_home
-from unified_search.response import SearchResponse
 from unified_search.samples.knowledge import SAMPLE_COLLECTION, sample_documents
 from unified_search.types import SearchType
 
@@ -98,7 +98,7 @@ async def run_demo(
 
 def ensure_database(path: Path) -> str:
     """Write the sample shop database unless it exists; say which happened."""
-    from unified_search.db.sample import build_shop_database
+    from unified_search.samples.shop import build_shop_database
 
     if path.exists():
         return f"reusing {path}"

@@ -18,7 +18,7 @@ from unified_search.cli.progress import LINE_EVERY, IndexProgress
 from unified_search.cli.settings import load_config
 
 if TYPE_CHECKING:
-    from unified_search.config import SearchConfig
+    from unified_search.config.search import SearchConfig
     from unified_search.kb.handler import KBHandler
     from unified_search.kb.ingest import IngestReport
     from unified_search.kb.mirror import IndexOptions, IndexReport

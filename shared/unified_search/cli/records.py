@@ -13,7 +13,7 @@ from unified_search.cli.options import BadInput
 from unified_search.cli.render import error_line, references_table
 
 if TYPE_CHECKING:
-    from unified_search.records import SearchRecord
+    from unified_search.records.model import SearchRecord
 
 
 #: What ``--source`` accepts: who asked, or the kind of source searched.
@@ -56,7 +56,7 @@ def records(
       unified-search records 3f2c9a0e8b7d4c1fa6e5d4c3b2a19080
       unified-search records --chat support-42 --source kb
     """  # noqa: D301 - click reads \b as "keep these lines"
-    from unified_search.store import SearchStore
+    from unified_search.records.store import SearchStore
 
     if request_id is None and chat_id is None and source is None:
         raise BadInput("give a REQUEST_ID, --chat ID or --source SOURCE")

@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from unified_search.contract.events import TraceNode
+from unified_search.contract.response import SearchResponse
 from unified_search.db.understanding import understandings, understood_json
 from unified_search.errors import ErrorInfo
-from unified_search.events import TraceNode
-from unified_search.format import flat
-from unified_search.response import SearchResponse
+from unified_search.policy.synthesis import flat
 from unified_search.types import Reference
 
 SNIPPET = 90

@@ -11,10 +11,10 @@ import click
 from unified_search.cli.options import config_option, overrides, source_options
 
 if TYPE_CHECKING:
-    from unified_search.response import SearchResponse
+    from unified_search.contract.response import SearchResponse
     from unified_search.types import SearchType
 
-#: The query modes, as ``--mode`` accepts them (see ``unified_search.modes``).
+#: The query modes, as ``--mode`` accepts them (see ``unified_search.policy.modes``).
 MODES = ("fast", "deep", "answer")
 
 
@@ -79,7 +79,7 @@ def _run(
     from unified_search.cli.render import show
     from unified_search.cli.runtime import asearch, chosen_types
     from unified_search.cli.settings import load_config
-    from unified_search.modes import QueryMode
+    from unified_search.policy.modes import QueryMode
 
     flags = overrides(collections=collections, db_url=db_url, models=models, rerank=rerank)
     config = load_config(config_path, flags)
@@ -101,7 +101,7 @@ def _run(
 
 def deep_summary(response: SearchResponse) -> str:
     """What the deep search decided: the intent and the sub-queries it searched."""
-    from unified_search.deep import deep_search_info
+    from unified_search.policy.deep import deep_search_info
 
     info = deep_search_info(response)
     if info is None:

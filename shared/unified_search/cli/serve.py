@@ -1,4 +1,4 @@
-"""``unified-search serve``: the HTTP API of :mod:`unified_search.server` under uvicorn.
+"""``unified-search serve``: the HTTP API of :mod:`unified_search.server.app` under uvicorn.
 
 Each worker process builds its own app with ``worker_app`` (uvicorn calls the
 factory in the worker), over the configuration named by
@@ -22,8 +22,8 @@ import click
 from unified_search._optional import MissingDependencyError, require
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.settings import load_config
-from unified_search.config import CONFIG_ENV
-from unified_search.server_config import MIN_TOKEN_CHARS, TOKEN_ENV, is_loopback
+from unified_search.config.search import CONFIG_ENV
+from unified_search.config.server import MIN_TOKEN_CHARS, TOKEN_ENV, is_loopback
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -94,9 +94,9 @@ def worker_app() -> Starlette:
     The engine and the store are closed when the worker shuts down, after the
     queued records are written.
     """
-    from unified_search.searcher import Searcher
-    from unified_search.server import create_app
-    from unified_search.store import SearchStore
+    from unified_search.engine.searcher import Searcher
+    from unified_search.records.store import SearchStore
+    from unified_search.server.app import create_app
 
     store = SearchStore()
     searcher = Searcher(load_config(None), store=store)

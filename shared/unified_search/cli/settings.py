@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from unified_search.paths import DATA_HOME_ENV
 
 if TYPE_CHECKING:
-    from unified_search.config import SearchConfig
+    from unified_search.config.search import SearchConfig
 
 
 #: Environment variables the command line reads, and what each one sets.
@@ -43,7 +43,7 @@ def load_config(path: str | None, flags: Mapping[str, Any] | None = None) -> Sea
         ConfigurationError: a file cannot be read, or a key is unknown or invalid; the
             message names the key and the file (or the layer) it came from.
     """
-    from unified_search.config import SearchConfig
+    from unified_search.config.search import SearchConfig
 
     from_file = SearchConfig.load(path)
     return from_file.merged(

@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from unified_search.contract.handler import SearchContext
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.schema import ModelSchema
-from unified_search.handler import SearchContext
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 

@@ -30,9 +30,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from unified_search.config import SearchConfig
+from unified_search.config.db import ModelSettings
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import BUILTIN
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
 from unified_search.db.compiler import Compiled, compile_dsl
-from unified_search.db.config import ModelSettings
 from unified_search.db.delegated import InvalidDSL, ask_delegate, parse_answer
 from unified_search.db.describe import describe
 from unified_search.db.dsl import QueryDSL
@@ -52,10 +55,7 @@ from unified_search.db.schema import (
     unknown_models,
 )
 from unified_search.db.understanding import KEY, Understanding
-from unified_search.delegates import BUILTIN
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError
-from unified_search.handler import SearchContext
-from unified_search.steps import StepName
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 #: Vocabularies kept (one per database, settings and tenant scope in use).

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from unified_search.db.config import ModelSettings
+from unified_search.config.db import ModelSettings
 from unified_search.db.execute import ReadOnlyExecutor
 from unified_search.errors import ErrorCode, SearchError
 

@@ -39,7 +39,7 @@ from unified_search.http.retry import (
 )
 
 if TYPE_CHECKING:
-    from unified_search.config import SearchConfig
+    from unified_search.config.search import SearchConfig
 
 T = TypeVar("T")
 USER_AGENT = "unified-search/0.1 (+https://pypi.org/project/unified-search/)"

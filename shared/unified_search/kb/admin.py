@@ -20,7 +20,7 @@ from unified_search.kb.consistency import Consistency, check, guarded, repair
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
-    from unified_search.config import SearchConfig
+    from unified_search.config.search import SearchConfig
     from unified_search.kb.collection import KBCollection
     from unified_search.kb.embeddings import EmbeddingFunction
     from unified_search.kb.ingest import Progress

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from unified_search.config.kb import HybridConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.fusion import Ranking
-from unified_search.kb.config import HybridConfig
 from unified_search.kb.fusion import fuse
 from unified_search.kb.lexical import LexicalIndex, top_k
 from unified_search.kb.sidestore import SideStore, StoredChunk

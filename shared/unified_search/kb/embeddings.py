@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from unified_search.kb.config import EmbeddingConfig
+from unified_search.config.kb import EmbeddingConfig
 from unified_search.kb.openai_embedding import OpenAIEmbedding
 from unified_search.models.e5 import E5Embedding, e5_embedding
 from unified_search.models.minilm import MiniLMEmbedding, default_embedding

@@ -11,8 +11,8 @@ stretched into a full 0..1 range there. The functions themselves live in
 
 from __future__ import annotations
 
+from unified_search.config.kb import HybridConfig
 from unified_search.fusion import Fused, Ranking, convex, maxscale, minmax, reciprocal_rank
-from unified_search.kb.config import HybridConfig
 
 
 def fuse(dense: Ranking, lexical: Ranking, config: HybridConfig) -> Fused:

@@ -24,15 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from unified_search._sync import run_sync
-from unified_search.config import SearchConfig
-from unified_search.delegates import BUILTIN, Delegates
+from unified_search.config.kb import HybridConfig, KBConfig
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import BUILTIN, Delegates
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepFn, StepName
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.kb.admin import KBAdmin
 from unified_search.kb.association import Association, associate
 from unified_search.kb.chunking import Chunk, Document
 from unified_search.kb.collection import Hit, KBCollection
-from unified_search.kb.config import HybridConfig, KBConfig
 from unified_search.kb.consistency import guarded
 from unified_search.kb.embeddings import (
     EmbeddingFunction,
@@ -56,7 +57,6 @@ from unified_search.kb.store import (
     unreachable,
     valid_name,
 )
-from unified_search.steps import StepFn, StepName
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 if TYPE_CHECKING:

@@ -25,9 +25,9 @@ from typing import Any, Literal, TypeVar, cast
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from unified_search.config.kb import KBConfig
 from unified_search.kb.chunking import Chunk, Document, as_document, chunk_document
 from unified_search.kb.collection import KBCollection
-from unified_search.kb.config import KBConfig
 from unified_search.kb.embeddings import EmbeddingFunction
 from unified_search.kb.graph import Extraction
 from unified_search.kb.lexical import document_terms

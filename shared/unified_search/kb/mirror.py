@@ -22,9 +22,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from unified_search.config.kb import KBConfig
 from unified_search.kb.chunking import Document
 from unified_search.kb.collection import KBCollection
-from unified_search.kb.config import KBConfig
 from unified_search.kb.consistency import guarded
 from unified_search.kb.embeddings import EmbeddingFunction
 from unified_search.kb.files import (

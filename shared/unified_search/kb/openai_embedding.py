@@ -15,9 +15,9 @@ import httpx
 
 from unified_search._sync import run_sync
 from unified_search.auth import Secret
+from unified_search.config.kb import EmbeddingConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import HttpClient, json_body
-from unified_search.kb.config import EmbeddingConfig
 
 PROVIDER = "embeddings"
 

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from unified_search._optional import require
+from unified_search.config.kb import KBConfig
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
-from unified_search.kb.config import KBConfig
 from unified_search.paths import data_home
 
 MODEL_KEY = "embedding_model"

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from unified_search.nlp.config import KeywordConfig
+from unified_search.config.keyword import KeywordConfig
 from unified_search.nlp.crosslingual import is_chinese, variants
-from unified_search.nlp.intent import STRATEGIES, Intent, classify_intent, strip_signals
+from unified_search.nlp.intent import STRATEGIES, classify_intent, strip_signals
 from unified_search.nlp.synonyms import SYNONYMS
+from unified_search.types import Intent
 
 _EN_SIDES = re.compile(
     r"^(?:.*\bdifferences? between\s+)?(?P<a>.+?)\s+(?:vs\.?|versus|compared (?:to|with)|or|and)\s+(?P<b>.+?)\??$",

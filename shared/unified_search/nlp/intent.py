@@ -10,25 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Literal
 
 from unified_search.nlp.stopwords import is_stop_word
-from unified_search.types import TimeRange
+from unified_search.types import Intent, TimeRange
 
 Freshness = Literal["none", "day", "week", "month", "year"]
-
-
-class Intent(StrEnum):
-    """The kind of answer a query is after."""
-
-    FACTUAL = "factual"
-    STATUS = "status"
-    COMPARISON = "comparison"
-    TUTORIAL = "tutorial"
-    EXPLORATORY = "exploratory"
-    NEWS = "news"
-    RESOURCE = "resource"
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates, parse_uses
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import Delegates, parse_uses
 from unified_search.nlp.stopwords import is_stop_word
 
 logger = logging.getLogger(__name__)

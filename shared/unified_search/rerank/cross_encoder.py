@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from unified_search._optional import require
-from unified_search.config import SearchConfig
+from unified_search.config.rerank import CrossEncoderConfig
+from unified_search.config.search import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.rerank.base import check_top_n, passage, ranked_by
-from unified_search.rerank.config import CrossEncoderConfig
 from unified_search.types import ResultItem
 
 PairScorer = Callable[[list[tuple[str, str]]], Sequence[float]]

@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import Delegates
 from unified_search.rerank.base import check_top_n, cut, with_rerank_score
 from unified_search.types import ResultItem, citation_id
 

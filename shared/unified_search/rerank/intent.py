@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 
-from unified_search.config import SearchConfig
+from unified_search.config.rerank import IntentRerankConfig
+from unified_search.config.search import SearchConfig
 from unified_search.nlp.expand import synonym_table
 from unified_search.nlp.intent import (
     STRATEGIES,
-    Intent,
     ScoreWeights,
     classify_intent,
     strip_signals,
 )
 from unified_search.nlp.keywords import extract_keywords
 from unified_search.rerank.base import ranked_by
-from unified_search.rerank.config import IntentRerankConfig
 from unified_search.rerank.signals import domain_match, freshness, host_of, keyword_matches
-from unified_search.types import ResultItem
+from unified_search.types import Intent, ResultItem
 
 
 def _utc_now() -> datetime:

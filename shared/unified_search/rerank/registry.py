@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates, parse_uses
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import Delegates, parse_uses
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 from unified_search.http import HttpClient
 from unified_search.rerank.base import Reranker

@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 import httpx
 
-from unified_search.config import SearchConfig
+from unified_search.config.rerank import RemoteRerankConfig
+from unified_search.config.search import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import HttpClient, Rule, json_body
 from unified_search.rerank.base import check_top_n, cut, passage, with_rerank_score
-from unified_search.rerank.config import RemoteRerankConfig
 from unified_search.types import ResultItem
 
 Provider = Literal["cohere", "jina"]

@@ -1,1 +1,1 @@
-"""Bundled sample data: the help centre of a fictional online shop, for demos and notebooks."""
+"""Bundled sample data for demos, notebooks and benchmarks: a shop help centre and the shop database."""

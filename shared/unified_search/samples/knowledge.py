@@ -1,7 +1,7 @@
 """The bundled sample knowledge base: Kestrel & Co.'s help centre, as Markdown documents.
 
 Kestrel & Co. is a fictional online shop whose catalogue is the sample shop
-database of :mod:`unified_search.db.sample` (the same products, brands, prices
+database of :mod:`unified_search.samples.shop` (the same products, brands, prices
 and order statuses). Its help centre has product guides, policies, FAQs and
 the support team's handbook, so one question can be answered from the
 documents and the database together.

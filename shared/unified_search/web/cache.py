@@ -22,9 +22,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from unified_search._loops import PerLoop
 from unified_search._optional import require
+from unified_search.config.web import CacheConfig
 from unified_search.paths import data_home
 from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.config import CacheConfig
 from unified_search.web.extras import ProviderAnswer, WebExtras
 from unified_search.web.provider import CallSettings
 

@@ -1,13 +1,13 @@
 """Web items out of whatever a web agent or an MCP tool returned.
 
-The shapes accepted are those of ``unified_search.agent_items``.
+The shapes accepted are those of ``unified_search.contract.agent_items``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from unified_search.agent_items import agent_item, answer_entries
+from unified_search.contract.agent_items import agent_item, answer_entries
 from unified_search.types import ResultItem, SearchType
 
 

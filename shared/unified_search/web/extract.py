@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
+from unified_search.config.web import Extractor
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.html_text import main_text
-from unified_search.web.config import Extractor
 
 EXTRA = 'pip install "unified-search[extract]"'
 #: Largest page ``auto`` gives to trafilatura (real articles are a few hundred kilobytes).

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from unified_search.citations import escape_attr, escape_text
-from unified_search.response import SearchResponse
+from unified_search.contract.response import SearchResponse
+from unified_search.escape import escape_attr, escape_text
 from unified_search.types import ResultItem, SearchResult
 
 #: Where the handler puts the extras on its ``SearchResult``.

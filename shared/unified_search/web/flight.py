@@ -24,11 +24,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from unified_search.config.web import CacheConfig
+from unified_search.contract.handler import LogFn
 from unified_search.errors import SearchError
-from unified_search.handler import LogFn
 from unified_search.http import OnBackoff
 from unified_search.web.cache import LockingCache, ResultCache
-from unified_search.web.config import CacheConfig
 from unified_search.web.extras import ProviderAnswer
 
 T = TypeVar("T")

@@ -22,11 +22,11 @@ import httpx
 
 from unified_search._sync import run_sync
 from unified_search.auth import Secret
-from unified_search.config import SearchConfig
+from unified_search.config.search import SearchConfig
+from unified_search.contract.delegates import parse_uses
+from unified_search.contract.handler import SearchContext
 from unified_search.dates import parse_date, within_period
-from unified_search.delegates import parse_uses
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.urls import in_domains

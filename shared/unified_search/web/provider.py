@@ -11,7 +11,7 @@ UNSUPPORTED naming the provider and what it does accept.
 
 Scores: a provider's own relevance score is kept when it lies in 0..1
 (SearXNG's unbounded score is divided by the best one in the answer). A
-provider that gives none gets the rank-based ``rank_score`` (``unified_search.agent_items``).
+provider that gives none gets the rank-based ``rank_score`` (``unified_search.contract.agent_items``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from unified_search.agent_items import rank_score
+from unified_search.contract.agent_items import rank_score
 from unified_search.dates import iso_date
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule, bad_payload, json_body

@@ -7,8 +7,8 @@ or a model typed is sent as typed.
 
 from __future__ import annotations
 
-from unified_search.handler import SearchContext
-from unified_search.steps import StepName
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
 from unified_search.types import SearchRequest
 
 

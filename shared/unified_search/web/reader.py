@@ -20,6 +20,7 @@ from urllib.parse import urljoin
 import httpx
 from pydantic import BaseModel, ConfigDict
 
+from unified_search.config.web import ReaderConfig
 from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.html_text import tidy
 from unified_search.http import (
@@ -34,7 +35,6 @@ from unified_search.http import (
 )
 from unified_search.types import ResultItem, SearchType
 from unified_search.urls import clean_url
-from unified_search.web.config import ReaderConfig
 from unified_search.web.extract import extract
 from unified_search.web.guard import Resolver, check_url, split_target, system_resolver
 

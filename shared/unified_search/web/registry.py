@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
+from unified_search.config.web import WebConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.web.brave import Brave
-from unified_search.web.config import WebConfig
 from unified_search.web.exa import Exa
 from unified_search.web.provider import Provider
 from unified_search.web.searxng import SearXNG

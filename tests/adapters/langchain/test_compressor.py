@@ -7,10 +7,10 @@ from langchain_classic.retrievers import ContextualCompressionRetriever
 from langchain_core.documents import Document
 
 from langchain_unified_search import UnifiedSearchReranker, UnifiedSearchRetriever
+from unified_search.contract.metadata import METADATA_KEY, core_fields
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.metadata import METADATA_KEY, core_fields
 from unified_search.rerank.registry import RERANKERS
-from unified_search.searcher import Searcher
 
 
 def docs() -> list[Document]:

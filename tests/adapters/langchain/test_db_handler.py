@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from langchain_unified_search import DBSearchTool
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 
 ROWS = [(1, "ann", 120.0, "shipped"), (2, "bob", 40.0, "pending"), (3, "cy", 300.0, "shipped")]
 

@@ -12,7 +12,7 @@ from langchain_core.messages import HumanMessage
 
 from langchain_unified_search import AutoSearch, KBSearchTool, UnifiedSearchRetriever, WebSearchTool
 from unified_search.config import SearchConfig
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 from unified_search.web.handler import WebHandler
 
 TAVILY = json.loads(

@@ -9,7 +9,7 @@ from langchain_core.runnables import RunnableLambda
 
 from langchain_unified_search import AutoSearch
 from langchain_unified_search.auto_search import MARKER
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 
 
 def test_auto_search_is_handed_to_a_langchain_runnable(sources: Any) -> None:

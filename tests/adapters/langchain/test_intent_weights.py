@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.documents import Document
 
 from langchain_unified_search import UnifiedSearchReranker
-from unified_search.metadata import METADATA_KEY
+from unified_search.contract.metadata import METADATA_KEY
 
 EARLIER = {"factual": {"keyword": 0.6, "freshness": 0.1, "authority": 0.3}}
 

@@ -6,8 +6,8 @@ import pytest
 
 from langchain_unified_search import KBSearchTool, UnifiedSearchRetriever
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
 
 NOTES = [
     {"id": "chroma", "text": "Chroma stores vectors for semantic search."},

@@ -10,9 +10,9 @@ from langchain_core.callbacks import BaseCallbackHandler
 from pydantic import ValidationError
 
 from langchain_unified_search import UnifiedSearchRetriever, document_to_item, item_to_document
+from unified_search.contract.metadata import core_fields
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.metadata import core_fields
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchType
 
 

@@ -17,7 +17,7 @@ from langchain_unified_search import (
     UnifiedSearchRetriever,
     WebSearchTool,
 )
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 
 
 class _Bound:

@@ -14,8 +14,8 @@ from langchain_core.tools import tool
 
 from langchain_unified_search import WebSearchTool, search_mode
 from unified_search.config import SearchConfig
-from unified_search.searcher import Searcher
-from unified_search.tools import SEARCH_REMINDER
+from unified_search.engine.searcher import Searcher
+from unified_search.policy.tools import SEARCH_REMINDER
 from unified_search.web.handler import WebHandler
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "web"

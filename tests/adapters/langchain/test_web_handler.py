@@ -10,7 +10,7 @@ import pytest
 
 from langchain_unified_search import RetrieveURLTool, UnifiedSearchRetriever, WebSearchTool
 from unified_search.config import SearchConfig
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 from unified_search.web.handler import WebHandler
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "web" / "searxng_search_success.json"

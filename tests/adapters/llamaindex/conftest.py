@@ -10,9 +10,9 @@ import pytest
 from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
 
 from llama_index_unified_search import SearchTraceCollector
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 KB_DOCS = {

@@ -17,9 +17,9 @@ from llama_index_unified_search import (
     resolve_citations,
 )
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
 
 DOCS = [
     {

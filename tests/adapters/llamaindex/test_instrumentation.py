@@ -18,10 +18,10 @@ from llama_index_unified_search import (
     UnifiedSearchStepStartEvent,
 )
 from llama_index_unified_search.events import EVENT_CLASSES
-from unified_search.events import EventName, TraceStatus
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.steps import StepName
+from unified_search.contract.events import EventName, TraceStatus
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
+from unified_search.engine.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 ORDER_ONE_SOURCE = [

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from llama_index_unified_search import UnifiedSearchRetriever, UnifiedSearchToolSpec
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

@@ -16,7 +16,7 @@ from llama_index_unified_search import (
 )
 from unified_search.citations import citation_prompt
 from unified_search.config import CitationConfig, SearchConfig
-from unified_search.searcher import Searcher
+from unified_search.engine.searcher import Searcher
 
 
 class CitingLLM(MockLLM):

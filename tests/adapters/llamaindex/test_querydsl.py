@@ -10,10 +10,10 @@ import pytest
 
 from llama_index_unified_search import UnifiedSearchToolSpec
 from unified_search.db.handler import DBHandler
-from unified_search.db.sample import build_shop_database
 from unified_search.db.understanding import Understanding
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import SearchError
-from unified_search.searcher import Searcher
+from unified_search.samples.shop import build_shop_database
 
 
 def spec(tmp_path: Path, answer: Any, **querydsl: Any) -> UnifiedSearchToolSpec:

@@ -11,8 +11,8 @@ from llama_index.core.tools import RetrieverTool, ToolMetadata
 from pydantic import ValidationError
 
 from llama_index_unified_search import UnifiedSearchRetriever
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.searcher import Searcher
 
 
 def test_retrieve_returns_cited_nodes_best_first(searcher: Searcher) -> None:

@@ -11,8 +11,8 @@ from llama_index.core.tools import FunctionTool
 
 from llama_index_unified_search import UnifiedSearchToolSpec, search_mode
 from unified_search.config import SearchConfig
-from unified_search.searcher import Searcher
-from unified_search.tools import SEARCH_REMINDER
+from unified_search.engine.searcher import Searcher
+from unified_search.policy.tools import SEARCH_REMINDER
 from unified_search.web.extras import WebExtras
 from unified_search.web.handler import WebHandler
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from llama_index_unified_search import UnifiedSearchRetriever
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
 
 
 class Hashed:

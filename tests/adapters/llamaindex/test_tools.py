@@ -7,9 +7,9 @@ import pytest
 from llama_index.core.tools.calling import acall_tool, call_tool
 
 from llama_index_unified_search import SearchTraceCollector, UnifiedSearchToolSpec
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.searcher import Searcher
-from unified_search.tools import TOOLS, ToolLimits
+from unified_search.policy.tools import TOOLS, ToolLimits
 from unified_search.web.handler import WebHandler
 
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from unified_search.attachments import DataSource, DBRow, KBDocument, MCPResource
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.attachments import DataSource, DBRow, KBDocument, MCPResource
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.session import SearchOptions, SearchSession
-from unified_search.store import SearchStore
+from unified_search.policy.session import SearchOptions, SearchSession
+from unified_search.records.store import SearchStore
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 MCP_SERVER = Path(__file__).parents[1] / "mcp" / "search_server.py"

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unified_search.citation_format import FIELDS, check_format, format_citation
 from unified_search.citations import build_context, citation_prompt, parse_citations
+from unified_search.citations.format import format_citation
 from unified_search.config import CitationConfig, SearchConfig
+from unified_search.config.citation import FIELDS, check_format
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ConfigurationError
-from unified_search.searcher import Searcher
 from unified_search.types import Reference, ResultItem, SearchType, Source
 
 HTML = '<a class="ref" data-ref-id="{id}" data-ref-type="{type}" href="#ref:{id}">[{id}]</a>'

@@ -6,18 +6,16 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from unified_search.citations import (
-    _INVALID_XML,
     CitationAllocator,
     CitationRegistry,
     build_context,
     citation_prompt,
     cite_together,
-    escape_attr,
-    escape_text,
     packed_context,
     parse_citations,
 )
 from unified_search.config import CitationConfig
+from unified_search.escape import _INVALID_XML, escape_attr, escape_text
 from unified_search.tokens import count_tokens, truncate_tokens
 from unified_search.types import Reference, ReferenceContext, ResultItem, Source
 

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from unified_search.config import SearchConfig
-from unified_search.tools import KBSearchArgs, WebSearchArgs
+from unified_search.policy.tools import KBSearchArgs, WebSearchArgs
 from unified_search.types import Source
 from unified_search.web.registry import KEY_ORDER, keyed_providers, no_provider_error
 

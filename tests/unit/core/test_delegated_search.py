@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from unified_search.contract.events import SearchEvent
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ConfigurationError, ErrorCode
-from unified_search.events import SearchEvent
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 MCP_SERVER = Path(__file__).parents[1] / "mcp" / "search_server.py"

@@ -3,7 +3,7 @@ import asyncio
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates, Uses, parse_uses
+from unified_search.contract.delegates import Delegates, Uses, parse_uses
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
 
 

@@ -11,13 +11,13 @@ import httpx
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract.events import EventName, SearchEvent, TraceNode, TraceStatus
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
 from unified_search.db.handler import DBHandler
-from unified_search.db.sample import build_shop_database
-from unified_search.events import EventName, SearchEvent, TraceNode, TraceStatus
-from unified_search.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
-from unified_search.steps import StepName
+from unified_search.samples.shop import build_shop_database
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.web.handler import WebHandler
 
@@ -144,7 +144,7 @@ async def test_no_result_or_step_event_is_built_when_nobody_listens(
             built.append(str(data["name"]))
             super().__init__(**data)
 
-    monkeypatch.setattr("unified_search.trace.SearchEvent", Counting)
+    monkeypatch.setattr("unified_search.engine.trace.SearchEvent", Counting)
     searcher = Searcher(handlers={"kb": SteppingHandler()})
     response = await searcher.asearch({"query": "q", "type": "kb"})
     assert len(response.items) == 3 and set(_steps(response.trace)) == {

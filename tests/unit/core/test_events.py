@@ -5,13 +5,13 @@ import time
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract.events import EventBus, EventName, SearchEvent, TraceStatus
+from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
+from unified_search.engine.trace import Trace
+from unified_search.engine.wording import label, progress_message
 from unified_search.errors import ErrorInfo
-from unified_search.events import EventBus, EventName, SearchEvent, TraceStatus
-from unified_search.handler import SearchContext
-from unified_search.steps import StepName
-from unified_search.trace import Trace
 from unified_search.types import SearchType
-from unified_search.wording import label, progress_message
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from unified_search.deep import deep_search_info
-from unified_search.handler import SearchContext
-from unified_search.modes import QueryMode, arun_mode, plan_mode
-from unified_search.searcher import Searcher
-from unified_search.session import SearchOptions, SearchSession
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
+from unified_search.policy.deep import deep_search_info
+from unified_search.policy.modes import QueryMode, arun_mode, plan_mode
+from unified_search.policy.session import SearchOptions, SearchSession
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 

@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from unified_search.parallel import Mode, fan_out
+from unified_search.engine.parallel import Mode, fan_out
 
 
 def _job(delay: float, value: object, log: list[str] | None = None):

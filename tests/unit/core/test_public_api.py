@@ -81,12 +81,12 @@ def test_unknown_attribute_raises() -> None:
 
 def test_core_never_imports_a_framework() -> None:
     """The core stays framework-free: importing it loads neither LangChain nor LlamaIndex."""
-    code = "import sys, unified_search.searcher, unified_search.citations; print(chr(10).join(sys.modules))"
+    code = "import sys, unified_search.engine.searcher, unified_search.citations; print(chr(10).join(sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     loaded = set(out.split())
-    assert "unified_search.searcher" in loaded
+    assert "unified_search.engine.searcher" in loaded
     assert not any(m.startswith(("langchain", "llama_index")) for m in loaded)
 
 
@@ -116,7 +116,7 @@ OPTIONAL_SITES = [
         "redis.asyncio",
         "redis",
     ),
-    ("from unified_search.server import create_app as f; f(None, None)", "starlette", "server"),
+    ("from unified_search.server.app import create_app as f; f(None, None)", "starlette", "server"),
 ]
 
 

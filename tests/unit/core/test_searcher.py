@@ -5,12 +5,12 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from unified_search.deep import adeep_search
+from unified_search.contract.events import SearchEvent, TraceStatus
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.events import SearchEvent, TraceStatus
-from unified_search.handler import SearchContext
+from unified_search.policy.deep import adeep_search
 from unified_search.rerank import registry
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 
@@ -273,7 +273,7 @@ async def test_failing_reranker_falls_back_to_weighted(
 
 
 async def test_missing_builtin_handler_is_a_result_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from unified_search import searcher as engine
+    from unified_search.engine import searcher as engine
 
     monkeypatch.setitem(
         engine.DEFAULT_HANDLERS,

@@ -9,12 +9,12 @@ import pytest
 from pydantic import ValidationError
 from sqlalchemy import create_engine
 
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.session import RunIds, SearchOptions, SearchSession, checked
-from unified_search.store import SearchStore
-from unified_search.tools import TOOLS, ToolLimits, tool_specs
+from unified_search.policy.session import RunIds, SearchOptions, SearchSession, checked
+from unified_search.policy.tools import TOOLS, ToolLimits, tool_specs
+from unified_search.records.store import SearchStore
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 

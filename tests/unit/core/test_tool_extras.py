@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from unified_search.config import CitationConfig
-from unified_search.response import SearchResponse
-from unified_search.tools import (
+from unified_search.contract.response import SearchResponse
+from unified_search.policy.tools import (
     SEARCH_REMINDER,
     WebSearchArgs,
     search_mode_tools,

@@ -14,15 +14,15 @@ import pytest
 import sqlalchemy as sa
 
 from unified_search.config import SearchConfig
+from unified_search.config.db import ModelSettings
+from unified_search.contract.handler import SearchContext
 from unified_search.db.compiler import compile_dsl
-from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
 from unified_search.db.nl.vocabulary import Domain
-from unified_search.db.sample import build_shop_database
 from unified_search.db.samples import ValueSampler
 from unified_search.db.schema import ModelSchema, SchemaCatalog
-from unified_search.handler import SearchContext
+from unified_search.samples.shop import build_shop_database
 
 
 @pytest.fixture(scope="session")

@@ -16,8 +16,8 @@ import pytest
 
 from unified_search.db.handler import DBHandler
 from unified_search.db.understanding import Understanding
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode
-from unified_search.searcher import Searcher
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 

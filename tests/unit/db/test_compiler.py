@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from unified_search.config.db import ModelSettings
 from unified_search.db.compiler import compile_dsl
-from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor
 from unified_search.errors import ErrorCode, SearchError

@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 
 from unified_search.db.handler import DBHandler
-from unified_search.db.sample import SAMPLE_TODAY
 from unified_search.db.understanding import Understanding
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.searcher import Searcher
+from unified_search.samples.shop import SAMPLE_TODAY
 from unified_search.types import SearchRequest, SearchType
 
 

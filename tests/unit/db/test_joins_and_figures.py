@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from unified_search.config.db import ModelSettings
 from unified_search.db.compiler import compile_dsl
-from unified_search.db.config import ModelSettings
 from unified_search.db.dsl import QueryDSL
 from unified_search.errors import ErrorCode, SearchError
 

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from unified_search.db.config import ModelSettings
+from unified_search.config.db import ModelSettings
 from unified_search.db.execute import EnginePool, create_readonly_engine
 from unified_search.db.rows import jsonable, readable
-from unified_search.db.sample import build_shop_database
 from unified_search.db.schema import SchemaCatalog, column_kind
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.samples.shop import build_shop_database
 
 
 def _dump(path: Path) -> list[Any]:

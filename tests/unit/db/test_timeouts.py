@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from unified_search.contract.handler import SearchContext
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
 from unified_search.db.handler import DBHandler
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 SEARCH_TIMEOUT = 2.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from unified_search.format import synthesize, topics
+from unified_search.policy.synthesis import synthesize, topics
 from unified_search.types import ResultItem
 
 

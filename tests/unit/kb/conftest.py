@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
 from unified_search.kb.handler import KBHandler
 
 DIM = 64

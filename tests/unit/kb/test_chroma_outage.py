@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
 from unified_search.types import SearchRequest, SearchResult, SearchType
 
 #: Far beyond every timeout below: a call still running then is unbounded.
@@ -246,7 +246,7 @@ async def test_a_slow_build_is_kept_once_done_even_when_every_search_gave_up(
         built.append(type_)
         return Web()
 
-    monkeypatch.setattr("unified_search.searcher._builtin_handler", slow_build)
+    monkeypatch.setattr("unified_search.engine.searcher._builtin_handler", slow_build)
     config = SearchConfig.load(profile={"options": {"timeout": 0.3}})
     async with Searcher(config) as searcher:
         first = await searcher.asearch({"query": "q", "type": "web"})

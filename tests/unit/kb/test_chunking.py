@@ -5,6 +5,7 @@ import itertools
 import pytest
 from pydantic import ValidationError
 
+from unified_search.config.kb import ChunkingConfig
 from unified_search.kb.chunking import (
     Document,
     as_document,
@@ -12,7 +13,6 @@ from unified_search.kb.chunking import (
     chunk_id,
     token_windows,
 )
-from unified_search.kb.config import ChunkingConfig
 from unified_search.tokens import count_tokens
 
 LONG = " ".join(f"Sentence number {i} talks about vectors and terms." for i in range(200))

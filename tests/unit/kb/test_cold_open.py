@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract.handler import SearchContext
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.store import make_client
 from unified_search.types import SearchRequest

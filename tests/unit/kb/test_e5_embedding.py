@@ -10,9 +10,9 @@ import pytest
 
 from unified_search._optional import MissingDependencyError
 from unified_search.config import SearchConfig
+from unified_search.config.kb import EmbeddingConfig
+from unified_search.contract.handler import SearchContext
 from unified_search.errors import SearchError
-from unified_search.handler import SearchContext
-from unified_search.kb.config import EmbeddingConfig
 from unified_search.kb.embeddings import EmbeddingFunction, embedding_from_config
 from unified_search.kb.handler import KBHandler
 from unified_search.models.e5 import MAX_WORDS, MODEL_NAME, E5Embedding, e5_embedding

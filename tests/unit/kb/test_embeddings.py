@@ -6,8 +6,8 @@ import httpx
 import numpy as np
 import pytest
 
+from unified_search.config.kb import EmbeddingConfig
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.kb.config import EmbeddingConfig
 from unified_search.kb.embeddings import (
     EmbeddingFunction,
     LangChainEmbedding,

@@ -7,9 +7,9 @@ import pytest
 from pydantic import ValidationError
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
+from unified_search.contract.handler import SearchContext
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.handler import SearchContext
 from unified_search.kb.chunking import Document
 from unified_search.kb.handler import KBHandler
 from unified_search.types import SearchRequest

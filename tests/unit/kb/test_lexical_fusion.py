@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from unified_search.config.kb import HybridConfig
 from unified_search.fusion import Ranking, reciprocal_rank
-from unified_search.kb.config import HybridConfig
 from unified_search.kb.fusion import fuse
 from unified_search.kb.lexical import LexicalIndex, analyze, document_terms, top_k
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from unified_search.engine.searcher import Searcher
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 
 async def test_references_name_documents_relative_to_the_indexed_folder(

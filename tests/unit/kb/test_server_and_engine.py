@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.kb.handler import KBHandler
-from unified_search.searcher import Searcher
 from unified_search.types import SearchRequest
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
 from unified_search.kb.handler import KBHandler
 from unified_search.types import SearchRequest
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract.mcp_client import call_mcp_tool, tool_output
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.mcp_client import call_mcp_tool, tool_output
-from unified_search.searcher import Searcher
 from unified_search.web.handler import WebHandler
 
 SERVER = Path(__file__).with_name("search_server.py")

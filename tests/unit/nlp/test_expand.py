@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from unified_search.nlp.config import KeywordConfig
+from unified_search.config.keyword import KeywordConfig
 from unified_search.nlp.expand import apply_synonyms, expand_query, synonym_table, synonyms_in
 from unified_search.nlp.intent import Intent
 

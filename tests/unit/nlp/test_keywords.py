@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
 from unified_search.nlp import keywords
 from unified_search.nlp.keywords import extract_keywords, keywords_for, parse_keywords
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.cross_encoder import CrossEncoderReranker
 from unified_search.rerank.delegate import DelegateReranker

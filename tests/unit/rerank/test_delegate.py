@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
 from unified_search.rerank.delegate import DelegateReranker, apply_order, parse_order, payload
 from unified_search.types import ResultItem
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.config.rerank import IntentRerankConfig
 from unified_search.nlp.intent import Intent
-from unified_search.rerank.config import IntentRerankConfig
 from unified_search.rerank.intent import IntentReranker
 from unified_search.rerank.signals import freshness, keyword_match, keyword_matches, parse_date
 from unified_search.types import ResultItem

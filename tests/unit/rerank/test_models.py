@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from unified_search._optional import MissingDependencyError
+from unified_search.config.rerank import CrossEncoderConfig
 from unified_search.errors import ErrorCode, SearchError, as_search_error
-from unified_search.rerank.config import CrossEncoderConfig
 from unified_search.rerank.cross_encoder import CrossEncoderReranker, OnnxCrossEncoder, load_scorer
 from unified_search.rerank.embedding import EmbeddingReranker, cosine
 from unified_search.types import ResultItem

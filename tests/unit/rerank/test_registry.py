@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.rerank.fallback import FallbackReranker
 from unified_search.rerank.registry import RERANKERS, get_reranker

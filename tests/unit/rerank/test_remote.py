@@ -10,10 +10,10 @@ import httpx
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import HttpClient
 from unified_search.rerank.remote import Provider, RemoteReranker, reorder
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest, SearchResult
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "rerank"

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, ErrorInfo
-from unified_search.handler import SearchContext
-from unified_search.searcher import Searcher
-from unified_search.store import SearchRecord, SearchStore
+from unified_search.records.store import SearchRecord, SearchStore
 from unified_search.types import (
     Entity,
     GraphNode,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 
 def test_new_keys_are_numbered_in_order_and_known_keys_keep_their_index(store: SearchStore):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from unified_search.store import SearchRecord, SearchStore
+from unified_search.records.store import SearchRecord, SearchStore
 from unified_search.types import Reference, SearchType, Source
 
 

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy.engine import make_url
 
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.records.store import SearchStore
 
 pytestmark = pytest.mark.postgres
 

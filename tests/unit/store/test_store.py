@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, select
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.store import SearchRecord, SearchStore
+from unified_search.records.store import SearchRecord, SearchStore
 from unified_search.types import Reference
 
 MakeRecord = Callable[..., SearchRecord]

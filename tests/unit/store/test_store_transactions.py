@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, func, select
 
-from unified_search.store import SearchRecord, SearchStore
+from unified_search.records.store import SearchRecord, SearchStore
 
 MakeRecord = Callable[..., SearchRecord]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
-from unified_search.writer import MIN_BATCH, PendingWrite, RecordWriter
+from unified_search.records.store import SearchStore
+from unified_search.records.writer import MIN_BATCH, PendingWrite, RecordWriter
 
 WordSearcher = Callable[[SearchStore], Searcher]
 

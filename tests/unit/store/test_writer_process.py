@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from unified_search.response import SearchResponse
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
+from unified_search.contract.response import SearchResponse
+from unified_search.engine.searcher import Searcher
+from unified_search.records.store import SearchStore
 
 WordSearcher = Callable[[SearchStore], Searcher]
 

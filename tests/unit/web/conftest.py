@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
-from unified_search.handler import SearchContext
+from unified_search.contract.delegates import Delegates
+from unified_search.contract.handler import SearchContext
 from unified_search.web.handler import WebHandler
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "web"

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 
 from unified_search.config import SearchConfig
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
 from unified_search.types import SearchRequest
 from unified_search.web.handler import WebHandler
 

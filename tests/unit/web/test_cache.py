@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from unified_search.config.web import CacheConfig
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.cache import MemoryCache, RedisCache, SQLiteCache, cache_key, make_cache
-from unified_search.web.config import CacheConfig
 from unified_search.web.extras import ProviderAnswer, RelatedQuestion, WebExtras
 from unified_search.web.provider import CallSettings
 

@@ -13,9 +13,9 @@ import pytest
 from pydantic import ValidationError
 
 from unified_search.config import SearchConfig
-from unified_search.delegates import Delegates
+from unified_search.contract.delegates import Delegates
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.searcher import Searcher
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.cache import MemoryCache
 from unified_search.web.handler import WebHandler

@@ -16,12 +16,12 @@ import pytest
 
 from unified_search.auth import RedactingFilter, Secret, redact
 from unified_search.config import SearchConfig
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import SearchError
 from unified_search.http import HttpClient, RetryPolicy, excerpt
 from unified_search.kb.openai_embedding import OpenAIEmbedding
+from unified_search.records.store import SearchStore
 from unified_search.rerank.remote import RemoteReranker
-from unified_search.searcher import Searcher
-from unified_search.store import SearchStore
 from unified_search.types import ResultItem
 from unified_search.web.handler import WebHandler
 

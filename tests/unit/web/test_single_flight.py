@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from unified_search.handler import SearchContext
+from unified_search.contract.handler import SearchContext
 from unified_search.types import SearchRequest
 from unified_search.web.cache import MemoryCache, RedisCache
 from unified_search.web.handler import WebHandler
