@@ -119,13 +119,24 @@ def in_domains(address: str, domains: Iterable[str]) -> bool:
         >>> in_domains("https://docs.python.org/3/", ["python.org"]), in_domains("evilpython.org", ["python.org"])
         (True, False)
     """
-    host = _host_of(address)
+    host = hostname(address)
     return bool(host) and any(
-        host == domain or host.endswith("." + domain) for domain in map(_host_of, domains) if domain
+        host == domain or host.endswith("." + domain) for domain in map(hostname, domains) if domain
     )
 
 
-def _host_of(address: str) -> str:
-    text = address.strip().lower()
-    host = urlsplit(text).hostname if "://" in text else text.split("/")[0].split(":")[0]
+def hostname(address: str | None) -> str:
+    """The lower-case host of a URL or of a bare host, without port or trailing dot.
+
+    Example:
+        >>> hostname("HTTPS://Docs.Python.org:443/3/"), hostname("python.org/x"), hostname(None)
+        ('docs.python.org', 'python.org', '')
+    """
+    text = (address or "").strip().lower()
+    host = urlsplit(text if "//" in text else f"//{text}").hostname
     return (host or "").strip(".")
+
+
+def host_of(url: str | None) -> str | None:
+    """The host of ``url`` without a leading ``www.``: the site results are grouped and ranked by."""
+    return hostname(url).removeprefix("www.") or None

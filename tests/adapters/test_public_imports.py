@@ -25,7 +25,10 @@ def core_imports(path: Path) -> list[tuple[str, str, int]]:
     """Every (module, name, line) an adapter file imports from the core."""
     found: list[tuple[str, str, int]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "unified_search":
+        if (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").split(".")[0] == "unified_search"
+        ):
             found += [(node.module or "", alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.Import):
             found += [
@@ -52,8 +55,13 @@ def test_adapters_import_only_public_names(path: Path) -> None:
 def test_a_private_import_is_caught(tmp_path: Path) -> None:
     """The check itself fails on an import of a module file inside the core."""
     file = tmp_path / "adapter.py"
-    file.write_text("from unified_search.engine.searcher import Searcher\nimport unified_search.types\n")
-    assert [m for m, _, _ in core_imports(file)] == ["unified_search.engine.searcher", "unified_search.types"]
+    file.write_text(
+        "from unified_search.engine.searcher import Searcher\nimport unified_search.types\n"
+    )
+    assert [m for m, _, _ in core_imports(file)] == [
+        "unified_search.engine.searcher",
+        "unified_search.types",
+    ]
     with pytest.raises(AssertionError, match=r"private path unified_search\.engine\.searcher"):
         test_adapters_import_only_public_names(file)
 

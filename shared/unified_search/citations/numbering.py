@@ -22,28 +22,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from unified_search._random_ids import random_hex
 from unified_search.citations.ids import CitationAllocator, CitationRegistry
+from unified_search.contract.store import CitationLedger
 from unified_search.errors import SearchError
 from unified_search.types import ResultItem, citation_id, citation_index
 
 logger = logging.getLogger(__name__)
-
-
-class CitationLedger(Protocol):
-    """What numbering needs from a record store (``SearchStore`` has it)."""
-
-    async def aallocate_citations(
-        self, scope: str, keys: Sequence[str], *, floor: int = 0
-    ) -> dict[str, int]:
-        """Number ``keys`` in ``scope`` atomically."""
-        ...
-
-    async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
-        """Record indices handed out in memory."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from unified_search.cli.options import BadInput
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.searcher import Searcher
-from unified_search.policy.deep import default_types, usable_providers
 from unified_search.policy.modes import QueryMode, arun_mode
 from unified_search.policy.session import RunIds
+from unified_search.policy.sources import default_types, usable_providers
 from unified_search.records.store import SearchStore
 from unified_search.types import SearchRequest, SearchType
 

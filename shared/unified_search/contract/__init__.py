@@ -23,15 +23,18 @@ from unified_search.contract.metadata import (
 )
 from unified_search.contract.response import SearchResponse, Status
 from unified_search.contract.steps import Step, StepName
+from unified_search.contract.store import CitationLedger, RecordStore
 
 __all__ = [
     "METADATA_KEY",
+    "CitationLedger",
     "ClosableHandler",
     "Delegates",
     "EventBus",
     "EventName",
     "EventSink",
     "LogLevel",
+    "RecordStore",
     "SearchContext",
     "SearchEvent",
     "SearchHandler",

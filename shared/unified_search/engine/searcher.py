@@ -22,6 +22,7 @@ from unified_search.contract.events import EventBus, EventSink, LogLevel
 from unified_search.contract.handler import ClosableHandler, SearchContext, SearchHandler
 from unified_search.contract.response import SearchResponse
 from unified_search.contract.steps import StepName
+from unified_search.contract.store import RecordStore
 from unified_search.engine.attachments import DataSource, attaching
 from unified_search.engine.choices import check_uses
 from unified_search.engine.delegated import delegating
@@ -92,7 +93,7 @@ class Searcher(Closable):
         config: ConfigLike = None,
         *,
         handlers: Mapping[SearchType | str, SearchHandler] | None = None,
-        store: Any | None = None,
+        store: RecordStore | None = None,
         sinks: Iterable[EventSink] = (),
         agents: Mapping[str, Any] | None = None,
         http: HttpClient | None = None,
@@ -499,7 +500,7 @@ class Searcher(Closable):
         for handler in self._handlers.values():
             if isinstance(handler, ClosableHandler):
                 await handler.aclose()
-        if self.store is not None and hasattr(self.store, "aclose"):
+        if self.store is not None:
             await self.store.aclose()
         if self._http is not None and self._owns_http:
             await self._http.aclose()

@@ -24,7 +24,8 @@ from unified_search._sync import run_sync
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.parallel import Mode, parse_choice
-from unified_search.policy.deep import DeepSearchInfo, deep_plan, recorded, usable_providers
+from unified_search.policy.deep import DeepSearchInfo, deep_plan, recorded
+from unified_search.policy.sources import usable_providers
 from unified_search.policy.synthesis import answer_prompt
 from unified_search.types import SearchRequest, SearchType
 

@@ -37,8 +37,8 @@ from unified_search.engine.attachments import DataSource
 from unified_search.engine.parallel import Mode
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.policy.deep import default_types
 from unified_search.policy.modes import QueryMode, answer_guidance, arun_mode
+from unified_search.policy.sources import default_types
 from unified_search.policy.tools import TOOLS, ToolLimits, ToolName, tool_text
 from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
 

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from unified_search.nlp.keywords import extract_keywords
-from unified_search.rerank.signals import host_of
 from unified_search.types import ResultItem
+from unified_search.urls import host_of
 
 SHORT_LIST = 5
 """Up to this many results, each gets a line of its own."""

@@ -16,8 +16,9 @@ from unified_search.nlp.intent import (
 )
 from unified_search.nlp.keywords import extract_keywords
 from unified_search.rerank.base import ranked_by
-from unified_search.rerank.signals import domain_match, freshness, host_of, keyword_matches
+from unified_search.rerank.signals import domain_match, freshness, keyword_matches
 from unified_search.types import Intent, ResultItem
+from unified_search.urls import host_of
 
 
 def _utc_now() -> datetime:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 
 from unified_search.config.search import SearchConfig
-from unified_search.engine.merge import dedup
+from unified_search.dedup import dedup
 from unified_search.fusion import RRF_K, reciprocal_rank
 from unified_search.rerank.base import check_top_n, cut, with_rerank_score
 from unified_search.types import ResultItem

@@ -7,7 +7,6 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from urllib.parse import urlsplit
 
 from unified_search import dates
 from unified_search.nlp.intent import Freshness
@@ -101,14 +100,6 @@ def freshness(item: ResultItem, need: Freshness, now: datetime, *, undated: floa
         return undated
     age_days = max((now - date).total_seconds() / 86400, 0.0)
     return float(0.5 ** (age_days / HALF_LIFE_DAYS[need]))
-
-
-def host_of(url: str | None) -> str | None:
-    """The lower-case host of ``url`` without a leading ``www.``."""
-    if not url:
-        return None
-    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").lower()
-    return host.removeprefix("www.") or None
 
 
 def domain_match(host: str, domains: Mapping[str, object] | Sequence[str]) -> str | None:

@@ -2,7 +2,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unified_search.config import Weights
-from unified_search.engine.merge import dedup, merge, stamped, weighted_items
+from unified_search.dedup import dedup
+from unified_search.engine.merge import merge, stamped, weighted_items
 from unified_search.types import ResultItem, SearchResult, SearchType, Source
 
 _items = st.builds(

@@ -10,7 +10,8 @@ from unified_search.config import SearchConfig
 from unified_search.contract.handler import SearchContext
 from unified_search.engine.searcher import Searcher
 from unified_search.nlp.intent import Intent
-from unified_search.policy.deep import adeep_search, deep_search_info, default_types
+from unified_search.policy.deep import adeep_search, deep_search_info
+from unified_search.policy.sources import default_types
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 
 YEAR = datetime.now(UTC).year
