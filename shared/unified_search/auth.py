@@ -9,11 +9,13 @@ redaction step: the HTTP layer applies it to every error it raises and
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
 import threading
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, overload
 from urllib.parse import quote, quote_plus
 
 from pydantic_core import core_schema
@@ -24,6 +26,12 @@ from unified_search.errors import ErrorCode, SearchError
 MIN_SECRET_CHARS = 6
 MASK = "***"
 _HEX = re.compile(r"%[0-9A-F]{2}")
+# A key whose words name a credential: api_key, apiKey, X-API-Key, client_secret, token, password ...
+_SENSITIVE_KEY = re.compile(
+    r"(?:^|_)(?:api_?key|access_?key|secret|token|password|passwd|authorization|bearer)(?:_|$)"
+)
+# What an environment variable name looks like; a credential key holding one is a reference, not a key.
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 _known: set[str] = set()
 _known_lock = threading.Lock()
 
@@ -38,20 +46,59 @@ def remember(value: str) -> None:
         _known.update({value, *encoded, *lower})
 
 
-def redact(text: str) -> str:
-    """Return ``text`` with every key handed out so far replaced by ``***``.
+@overload
+def redact(value: str) -> str: ...
+
+
+@overload
+def redact(value: Any) -> Any: ...
+
+
+def redact(value: Any) -> Any:
+    """Remove secrets from ``value``: the one redaction step for text, errors, logs and records.
+
+    Text loses every key handed out so far (replaced by ``***``). Mappings, at any
+    depth, lose each credential-named entry (``api_key``, ``apiKey``, ``password`` ...)
+    whose value is a raw key rather than the name of an environment variable.
 
     Example:
         >>> remember("sk-example-123")
         >>> redact("echo: Authorization: Bearer sk-example-123")
         'echo: Authorization: Bearer ***'
+        >>> redact({"api_key": "tvly-123", "api_key_env": "TAVILY_API_KEY", "max_tokens": 8000})
+        {'api_key_env': 'TAVILY_API_KEY', 'max_tokens': 8000}
     """
+    if isinstance(value, str):
+        return _without_known_keys(value)
+    if isinstance(value, Mapping):
+        return {
+            str(key): redact(item)
+            for key, item in value.items()
+            if not (is_sensitive_key(str(key)) and _is_raw_secret(item))
+        }
+    if isinstance(value, list | tuple):
+        return [redact(item) for item in value]
+    return value
+
+
+def _without_known_keys(text: str) -> str:
     with _known_lock:
         secrets = sorted(_known, key=len, reverse=True)  # longest first: no partial leftovers
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
+
+
+@functools.lru_cache(maxsize=4096)
+def is_sensitive_key(key: str) -> bool:
+    """Tell whether a configuration key names a credential (``TAVILY_API_KEY``, ``apiKey`` ...)."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").lower()
+    return _SENSITIVE_KEY.search(words) is not None
+
+
+def _is_raw_secret(value: Any) -> bool:
+    return isinstance(value, str) and bool(value) and _ENV_NAME.fullmatch(value) is None
 
 
 class RedactingFilter(logging.Filter):

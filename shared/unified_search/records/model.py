@@ -13,7 +13,6 @@ The table shapes and the record ↔ row conversions used by
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -60,42 +59,8 @@ from unified_search.types import (
     citation_index,
 )
 
-# A key whose words name a credential: api_key, apiKey, X-API-Key, client_secret, token, password ...
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
-_SENSITIVE_KEY = re.compile(
-    r"(?:^|_)(?:api_?key|access_?key|secret|token|password|passwd|authorization|bearer)(?:_|$)"
-)
-# What an environment variable name looks like; a credential key holding one is a reference, not a key.
-_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
-
-
-@functools.lru_cache(maxsize=4096)
-def is_sensitive_key(key: str) -> bool:
-    """Tell whether a configuration key names a credential (``TAVILY_API_KEY``, ``apiKey`` ...)."""
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).replace("-", "_").lower()
-    return _SENSITIVE_KEY.search(words) is not None
-
-
-def redact(value: Any) -> Any:
-    """Drop every credential-named key whose string value is not an environment variable name.
-
-    ``max_tokens: 8000`` stays (not a string); ``api_key: "TAVILY_API_KEY"`` stays
-    (a variable name); ``api_key: "tvly-123"`` goes.
-    """
-    if isinstance(value, Mapping):
-        return {
-            str(key): redact(item)
-            for key, item in value.items()
-            if not (is_sensitive_key(str(key)) and _is_raw_secret(item))
-        }
-    if isinstance(value, list | tuple):
-        return [redact(item) for item in value]
-    return value
-
-
-def _is_raw_secret(value: Any) -> bool:
-    return isinstance(value, str) and bool(value) and _ENV_NAME.fullmatch(value) is None
 
 
 def remember_last(function: Callable[[_In], _Out]) -> Callable[[_In], _Out]:
@@ -126,19 +91,8 @@ def config_json(config: SearchConfig) -> JSON:
     except PydanticSerializationError:
         # A Secret built from a raw token refuses to serialise; store it as absent instead.
         dumped = _plain(config)
-    result: JSON = _without_known_keys(redact(dumped))
+    result: JSON = auth.redact(dumped)
     return result
-
-
-def _without_known_keys(value: Any) -> Any:
-    """Remove every key handed out so far from the strings of ``value`` (a URL's password ...)."""
-    if isinstance(value, str):
-        return auth.redact(value)
-    if isinstance(value, Mapping):
-        return {key: _without_known_keys(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_without_known_keys(item) for item in value]
-    return value
 
 
 def _plain(value: Any) -> Any:
@@ -200,7 +154,7 @@ class SearchRecord(BaseModel):
     def _no_credentials(cls, value: JSON, info: ValidationInfo) -> JSON:
         if info.context and info.context.get("redacted"):  # built by ``records_from_response``
             return value
-        redacted: JSON = redact(value)
+        redacted: JSON = auth.redact(value)
         return redacted
 
     @field_validator("created_at", "deleted_at")

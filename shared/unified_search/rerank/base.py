@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -30,6 +31,39 @@ class Reranker(Protocol):
     ) -> list[ResultItem]:
         """Return ``items`` in a new order, cut to ``top_n``."""
         ...
+
+
+Lists = Sequence[Sequence[ResultItem]] | None
+"""The per-request lists before merging (``None`` when the caller has none)."""
+
+
+class RerankerBase(ABC):
+    """The input guard every reranker shares: a bad ``top_n`` is refused, empty input answered at once.
+
+    A reranker implements ``_order`` only and is called through ``arerank``.
+    """
+
+    name: str
+
+    async def arerank(
+        self,
+        query: str,
+        items: Sequence[ResultItem],
+        *,
+        top_n: int | None = None,
+        lists: Lists = None,
+    ) -> list[ResultItem]:
+        """Return ``items`` in a new order, cut to ``top_n``."""
+        check_top_n(top_n)
+        if not items:
+            return []
+        return await self._order(query, items, top_n, lists)
+
+    @abstractmethod
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
+    ) -> list[ResultItem]:
+        """Order ``items`` (never empty; ``top_n`` already checked)."""
 
 
 def check_top_n(top_n: int | None) -> None:

@@ -19,7 +19,7 @@ from unified_search._optional import require
 from unified_search.config.rerank import CrossEncoderConfig
 from unified_search.config.search import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.rerank.base import check_top_n, passage, ranked_by
+from unified_search.rerank.base import Lists, RerankerBase, passage, ranked_by
 from unified_search.types import ResultItem
 
 PairScorer = Callable[[list[tuple[str, str]]], Sequence[float]]
@@ -96,7 +96,7 @@ class OnnxCrossEncoder:
         return [float(row[-1]) for row in np.asarray(logits).reshape(len(pairs), -1)]
 
 
-class CrossEncoderReranker:
+class CrossEncoderReranker(RerankerBase):
     """Order by a cross-encoder's score of (query, title + content), in batches.
 
     Example:
@@ -131,18 +131,10 @@ class CrossEncoderReranker:
             self._scorer = load_scorer(self.config)
         return self._scorer
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending cross-encoder score."""
-        check_top_n(top_n)
-        if not items:
-            return []
         scorer = await asyncio.to_thread(self.scorer)
         pairs = [(query, passage(item, self.max_chars)) for item in items]
         scores: list[float] = []

@@ -21,7 +21,7 @@ from typing import Any
 
 from unified_search.config.search import SearchConfig
 from unified_search.contract.delegates import Delegates
-from unified_search.rerank.base import check_top_n, cut, with_rerank_score
+from unified_search.rerank.base import Lists, RerankerBase, cut, with_rerank_score
 from unified_search.types import ResultItem, citation_id
 
 _REF = re.compile(r"\bref_\d{3,}\b")
@@ -106,7 +106,7 @@ def _score(given: float | None, position: int, count: int) -> float:
     return given if given is not None else (count - position) / count
 
 
-class DelegateReranker:
+class DelegateReranker(RerankerBase):
     """Ask an agent or ``mcp:<server>.<tool>`` for the order.
 
     Example:
@@ -123,18 +123,10 @@ class DelegateReranker:
         self.config = config
         self.delegates = delegates
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items in the delegate's order, cut to ``top_n``."""
-        check_top_n(top_n)
-        if not items:
-            return []
         request = payload(query, items, top_n, self.config.rerank.agent.max_chars)
         answer = await self.delegates.call(self.name, request, self.config)
         return apply_order(items, answer, top_n)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from unified_search._optional import require
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.rerank.base import check_top_n, passage, ranked_by
+from unified_search.rerank.base import Lists, RerankerBase, passage, ranked_by
 from unified_search.types import ResultItem
 
 EmbeddingFunction = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -34,7 +34,7 @@ def cosine(left: Sequence[float], right: Sequence[float]) -> float:
     return dot / norms if norms else 0.0
 
 
-class EmbeddingReranker:
+class EmbeddingReranker(RerankerBase):
     """Order by cosine similarity between the query and each item's title and content.
 
     Example:
@@ -57,18 +57,10 @@ class EmbeddingReranker:
             self._embed = default_embedder()
         return self._embed
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending similarity to ``query``."""
-        check_top_n(top_n)
-        if not items:
-            return []
         texts = [query, *(passage(item, self.max_chars) for item in items)]
         vectors = await asyncio.to_thread(self.embedder(), texts)
         if len(vectors) != len(texts):

@@ -5,14 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from unified_search.rerank.base import Reranker, check_top_n
+from unified_search.rerank.base import Lists, Reranker, RerankerBase
 from unified_search.rerank.weighted import weighted_order
 from unified_search.types import ResultItem
 
 logger = logging.getLogger(__name__)
 
 
-class FallbackReranker:
+class FallbackReranker(RerankerBase):
     """Run ``inner``; if it raises, log a warning and return the ``weighted`` order.
 
     A bad ``top_n`` is still an error: it is the caller's mistake, not the reranker's.
@@ -27,18 +27,10 @@ class FallbackReranker:
         self.inner = inner
         self.name = inner.name
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Rerank with ``inner``, or by ``score × weight`` when it fails."""
-        check_top_n(top_n)
-        if not items:
-            return []
         try:
             return await self.inner.arerank(query, items, top_n=top_n, lists=lists)
         except Exception as exc:  # any reranker failure degrades to the default order

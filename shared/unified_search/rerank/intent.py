@@ -15,7 +15,7 @@ from unified_search.nlp.intent import (
     strip_signals,
 )
 from unified_search.nlp.keywords import extract_keywords
-from unified_search.rerank.base import ranked_by
+from unified_search.rerank.base import Lists, RerankerBase, ranked_by
 from unified_search.rerank.signals import domain_match, freshness, keyword_matches
 from unified_search.types import Intent, ResultItem
 from unified_search.urls import host_of
@@ -25,7 +25,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class IntentReranker:
+class IntentReranker(RerankerBase):
     """Score = w_keyword·keyword_match + w_freshness·freshness + w_authority·authority.
 
     The weights come from the query's intent (computed here from the query),
@@ -83,13 +83,8 @@ class IntentReranker:
         tier = self.config.domain_tiers[domain]
         return self.config.tier_scores.get(tier, self.config.default_authority)
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending intent score."""
         intent = classify_intent(query)

@@ -20,7 +20,13 @@ from unified_search.config.rerank import RemoteRerankConfig
 from unified_search.config.search import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import HttpClient, Rule, json_body
-from unified_search.rerank.base import check_top_n, cut, passage, with_rerank_score
+from unified_search.rerank.base import (
+    Lists,
+    RerankerBase,
+    cut,
+    passage,
+    with_rerank_score,
+)
 from unified_search.types import ResultItem
 
 Provider = Literal["cohere", "jina"]
@@ -89,7 +95,7 @@ def reorder(
     return cut([with_rerank_score(items[i], scores.get(i, 0.0)) for i in order], top_n)
 
 
-class RemoteReranker:
+class RemoteReranker(RerankerBase):
     """Rerank through Cohere or Jina; the API key is read from the environment when called.
 
     Example:
@@ -120,18 +126,10 @@ class RemoteReranker:
         section = config.rerank.cohere if provider == "cohere" else config.rerank.jina
         return cls(provider, section, http=http)
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items in the API's order, cut to ``top_n``."""
-        check_top_n(top_n)
-        if not items:
-            return []
         key = self.config.api_key_env.resolve(provider=self.provider)
         call = RerankCall(self.provider, self.config, key)
         request = build_request(call, query, [passage(i, self.config.max_chars) for i in items])

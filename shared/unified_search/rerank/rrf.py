@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from unified_search.config.search import SearchConfig
 from unified_search.dedup import dedup
 from unified_search.fusion import RRF_K, reciprocal_rank
-from unified_search.rerank.base import check_top_n, cut, with_rerank_score
+from unified_search.rerank.base import Lists, RerankerBase, cut, with_rerank_score
 from unified_search.types import ResultItem
 
 logger = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def reciprocal_rank_fusion(
     return [with_rerank_score(kept[key], score) for key, score in fused]
 
 
-class RRFReranker:
+class RRFReranker(RerankerBase):
     """Fuse the per-request lists by rank; every candidate is kept.
 
     Each list weighs ``rerank.rrf_weights[i]`` when set, otherwise the highest
@@ -74,18 +74,10 @@ class RRFReranker:
         """Build from ``rerank.rrf_k`` and ``rerank.rrf_weights``."""
         return cls(config.rerank.rrf_k, config.rerank.rrf_weights)
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the candidates in fused order; candidates in no list follow in their order."""
-        check_top_n(top_n)
-        if not items:
-            return []
         sources = [list(ranked) for ranked in lists or [] if ranked] or [list(items)]
         fused = reciprocal_rank_fusion(sources, weights=self._weights(sources), k=self.k)
         scores = {item.key: item.metadata["rerank_score"] for item in fused}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unified_search.rerank.base import cut, with_rerank_score
+from unified_search.rerank.base import Lists, RerankerBase, cut, with_rerank_score
 from unified_search.types import ResultItem
 
 
-class WeightedReranker:
+class WeightedReranker(RerankerBase):
     """Order by ``score × weight``; ties keep their incoming order.
 
     Example:
@@ -21,13 +21,8 @@ class WeightedReranker:
 
     name = "weighted"
 
-    async def arerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        top_n: int | None = None,
-        lists: Sequence[Sequence[ResultItem]] | None = None,
+    async def _order(
+        self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending ``score × weight``."""
         return weighted_order(items, top_n)

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from sqlalchemy import MetaData, select
 
-from unified_search.auth import Secret
+from unified_search.auth import Secret, is_sensitive_key, redact
 from unified_search.config import SearchConfig
 from unified_search.contract.handler import SearchContext
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.records.model import config_json, define_tables, is_sensitive_key, redact
+from unified_search.records.model import config_json, define_tables
 from unified_search.records.rows import RECORD_COLUMNS, REFERENCE_COLUMNS
 from unified_search.records.store import SearchRecord, SearchStore, records_from_response
 from unified_search.types import (
