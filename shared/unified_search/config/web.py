@@ -85,7 +85,7 @@ class ReaderConfig(Section):
     """Seconds one ``retrieve`` may take in all (redirects, retries and a slow body included);
     each read also has ``web.timeout``."""
     extractor: Extractor = "auto"
-    """Main-text extraction of HTML pages: ``trafilatura`` (``pip install "unified-search[extract]"``),
+    """Main-text extraction of HTML pages: ``trafilatura`` (the ``extract`` extra),
     ``builtin`` (standard library), or ``auto`` (trafilatura when installed, builtin for pages
     over a million characters, where trafilatura takes many seconds)."""
     concurrency: int = Field(default=4, ge=1, le=32)
