@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from unified_search import _moved
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _moved.install()
 
