@@ -38,6 +38,7 @@ from unified_search.citations.pages import page_at
 from unified_search.citations.sentences import Sentence, split_answer
 from unified_search.config.citation import CitationConfig, VerifyConfig
 from unified_search.contract.checks import (
+    ChecksStore,
     CitationCheck,
     CitationReport,
     SentenceCheck,
@@ -298,12 +299,20 @@ async def averify_citations(
     embedding: Embed | str | None = _DEFAULT,
     cross_encoder: PairScorer | None = None,
     sinks: Iterable[EventSink] = (),
+    store: ChecksStore | None = None,
     request_id: str = "",
     search_id: str | None = None,
     chat_id: str | None = None,
 ) -> CitationReport:
-    """Async twin of ``verify_citations``; ``sinks`` hear one event per sentence, then the report."""
+    """Async twin of ``verify_citations``, which can also report and keep the check.
+
+    ``sinks`` hear one ``citation_check`` event per sentence, then ``citations_checked``
+    with the report; with a ``store`` (a ``SearchStore``) and a ``request_id`` the
+    report is stored with the request's searches (``SearchStore.get_checks``).
+    """
     report = await _verifier(config, embedding, cross_encoder).acheck(text, references)
+    if store is not None and request_id:
+        await store.asave_checks(request_id, report, chat_id=chat_id, search_id=search_id)
     bus = EventBus(sinks)
     if bus.listening:
         ids: dict[str, Any] = {"request_id": request_id, "search_id": search_id, "chat_id": chat_id}

@@ -7,6 +7,7 @@ events a check emits, the record store that keeps it and the adapters that show 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -104,3 +105,18 @@ class CitationReport(_Value):
     def flagged(self) -> list[SentenceCheck]:
         """The sentences a reader should look at: unsupported, uncited or citing an unknown ID."""
         return [s for s in self.sentences if s.verdict not in (Verdict.SUPPORTED, Verdict.NO_CLAIM)]
+
+
+class ChecksStore(Protocol):
+    """Where a citation check is kept (``SearchStore`` is one)."""
+
+    async def asave_checks(
+        self,
+        request_id: str,
+        report: CitationReport,
+        *,
+        chat_id: str | None = None,
+        search_id: str | None = None,
+    ) -> Any:
+        """Keep the check of one answer of ``request_id``."""
+        ...

@@ -208,3 +208,41 @@ def test_sync_and_async_agree() -> None:
     sync = verify_citations(text, REFS)
     other = asyncio.run(averify_citations(text, REFS))
     assert [s.verdict for s in sync.sentences] == [s.verdict for s in other.sentences]
+
+
+async def test_a_check_is_stored_with_its_request_and_read_back(tmp_path: Any) -> None:
+    from unified_search.records.store import SearchStore
+
+    store = SearchStore(f"sqlite:///{tmp_path / 'records.sqlite3'}", table_prefix="chk_")
+    try:
+        report = await averify_citations(
+            "Alpine glaciers lost a tenth of their ice #ref:ref_002. Cats purr #ref:ref_009.",
+            REFS,
+            store=store,
+            request_id="r1",
+            chat_id="c1",
+            search_id="s1",
+        )
+        [saved] = await store.aget_checks("r1")
+        assert saved.report == report and saved.flagged == 1
+        assert (saved.chat_id, saved.search_id, saved.id) == ("c1", "s1", 1)
+        assert store.get_checks("other") == []
+        with pytest.raises(ValueError, match="request_id"):
+            store.save_checks(" ", report)
+    finally:
+        store.close()
+
+
+def test_checks_are_stored_in_postgresql_too(postgres_url: str) -> None:
+    import uuid
+
+    from unified_search.records.store import SearchStore
+
+    store = SearchStore(postgres_url, table_prefix=f"t{uuid.uuid4().hex[:8]}_")
+    try:
+        report = verify_citations("Glaciers lost ice #ref:ref_002.", REFS, embedding=None)
+        store.save_checks("r1", report)
+        assert [c.report for c in store.get_checks("r1")] == [report]
+    finally:
+        store.metadata.drop_all(store.engine)
+        store.close()
