@@ -315,11 +315,22 @@ async def averify_citations(
         await store.asave_checks(request_id, report, chat_id=chat_id, search_id=search_id)
     bus = EventBus(sinks)
     if bus.listening:
-        ids: dict[str, Any] = {"request_id": request_id, "search_id": search_id, "chat_id": chat_id}
-        for sentence in report.sentences:
-            await bus.emit(SearchEvent(name=EventName.CITATION_CHECK, check=sentence, **ids))
-        await bus.emit(SearchEvent(name=EventName.CITATIONS_CHECKED, checks=report, **ids))
+        for event in check_events(report, request_id, search_id=search_id, chat_id=chat_id):
+            await bus.emit(event)
     return report
+
+
+def check_events(
+    report: CitationReport,
+    request_id: str = "",
+    *,
+    search_id: str | None = None,
+    chat_id: str | None = None,
+) -> list[SearchEvent]:
+    """The events of a check: ``citation_check`` per sentence, then ``citations_checked``."""
+    ids: dict[str, Any] = {"request_id": request_id, "search_id": search_id, "chat_id": chat_id}
+    events = [SearchEvent(name=EventName.CITATION_CHECK, check=s, **ids) for s in report.sentences]
+    return [*events, SearchEvent(name=EventName.CITATIONS_CHECKED, checks=report, **ids)]
 
 
 _shared: dict[tuple[str, str | None], CitationVerifier] = {}
