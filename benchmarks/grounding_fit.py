@@ -28,9 +28,8 @@ def features(checker: CitationVerifier, batch: Sequence[Case]) -> tuple[np.ndarr
         sentence = split.sentences[case.sentence]
         cited = sentence.cited[0][0]
         ref = next(r for r in case.references if r.id == cited)
-        lexical, meaning, _ = checker.evidence(
-            split.prose[sentence.start : sentence.end], windows(ref.content)
-        )
+        claim = split.prose[sentence.start : sentence.end]
+        lexical, meaning, _ = checker.evidence(claim, windows(ref.content), settle=False)
         rows.append([lexical, meaning if meaning is not None else 0.0])
         labels.append(1.0 if case.label == "correct" else 0.0)
     return np.array(rows), np.array(labels)

@@ -54,6 +54,7 @@ _ABBREVIATIONS = frozenset(
         "vol",
     ]
 )
+_LIST_NUMBER = re.compile(r"\s*\d{1,3}\.")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.+$")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -159,6 +160,9 @@ def _abbreviated(prose: str, start: int, dot: int) -> bool:
     """Whether the full stop at ``dot`` ends an abbreviation, or the next word is in lower case."""
     found = _LAST_WORD.search(prose[max(start, dot - 12) : dot])
     if found and found.group(1).lower().rstrip(".") in _ABBREVIATIONS:
+        return True
+    line = prose[max(start, prose.rfind("\n", 0, dot) + 1) : dot]
+    if _LIST_NUMBER.fullmatch(line):  # "1." opening a numbered list item
         return True
     following = prose[dot : dot + 40].lstrip(" \t\"'")
     return bool(following) and following[0].islower()

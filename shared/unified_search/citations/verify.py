@@ -64,8 +64,8 @@ PairScorer = Callable[[list[tuple[str, str]]], Sequence[float]]
 #: How the evidence is joined, fitted by logistic regression on the tuning halves of both
 #: corpora (``python benchmarks/grounding.py --fit``): support = sigmoid(bias + lexical
 #: weight x term coverage + embedding weight x cosine); without embeddings, the lexical pair.
-BIAS, LEXICAL_WEIGHT, EMBEDDING_WEIGHT = -15.48, 19.32, 7.13
-LEXICAL_ONLY_BIAS, LEXICAL_ONLY_WEIGHT = -12.01, 22.96
+BIAS, LEXICAL_WEIGHT, EMBEDDING_WEIGHT = -16.10, 20.26, 7.39
+LEXICAL_ONLY_BIAS, LEXICAL_ONLY_WEIGHT = -12.40, 23.89
 
 
 class CitationVerifier:
@@ -126,6 +126,7 @@ class CitationVerifier:
         started = time.perf_counter()
         if not isinstance(text, str):
             raise TypeError(f"the answer must be text, not {type(text).__name__}")
+        method = self._method()  # loads the model first, so a missing one is warned about
         by_id = {reference.id: reference for reference in references}
         lookup = Lookup.of(references)
         split = split_answer(text, self.config.format, lookup)
@@ -144,7 +145,7 @@ class CitationVerifier:
             total=total,
             limit=limit,
             warnings=[*self.warnings, *_format_warnings(split.prose, self.config.format)],
-            method=self._method(),
+            method=method,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
 
@@ -207,16 +208,19 @@ class CitationVerifier:
             score = (score + _sigmoid(logit)) / 2
         return score, window
 
-    def evidence(self, claim: str, found: Sequence[Window]) -> tuple[float, float | None, Window]:
+    def evidence(
+        self, claim: str, found: Sequence[Window], *, settle: bool = True
+    ) -> tuple[float, float | None, Window]:
         """The best term coverage, the best cosine (``None`` without embeddings), the best window.
 
-        Only the ``verify.candidates`` windows with the most shared terms are embedded.
+        Only the ``verify.candidates`` windows with the most shared terms are embedded,
+        and none when the terms alone settle the verdict (unless ``settle`` is false).
         """
         wanted = terms(claim)
         lexical = [coverage(wanted, w.terms) for w in found]
         order = sorted(range(len(found)), key=lambda i: -lexical[i])[: self.settings.candidates]
         cache = None if _CJK.search(claim) else self.embeddings()
-        if cache is None or self._decided(lexical[order[0]]):
+        if cache is None or (settle and self._decided(lexical[order[0]])):
             return lexical[order[0]], None, found[order[0]]
         vectors = cache.vectors([claim, *(found[i].text for i in order)])
         meaning = {i: cosine(vectors[0], v) for i, v in zip(order, vectors[1:], strict=True)}
