@@ -23,7 +23,8 @@ Figures, per dataset (report half):
 - ``ms_per_sentence``: wall time of the checks over the sentences checked (half of them
   openers, which cost next to nothing); ``ms_per_claim`` over the claims alone.
 
-The peer (``id-existence``) flags a citation only when its ID matches no reference,
+``unified-search lexical only`` is the same check without the embedding model
+(``embedding=None``), to show what the model adds. The peer (``id-existence``) flags a citation only when its ID matches no reference,
 which is all ``CitationOutputParser`` in LangChain or ``CitationQueryEngine``'s
 citations in LlamaIndex can say: every ID here exists, so it flags nothing.
 """
@@ -120,8 +121,14 @@ def measure(name: str, batch: list[Case], checker: CitationVerifier) -> dict[str
         "ms_per_claim": round(seconds * 1000 / claims, 3),
     }
     theirs = figures(batch, [[Verdict.NO_CLAIM.value, peer(c)] for c in batch])
+    lexical, lexical_seconds = run(CitationVerifier(embedding=None), batch)
+    alone = figures(batch, lexical) | {
+        "ms_per_sentence": round(lexical_seconds * 1000 / sentences, 3),
+        "ms_per_claim": round(lexical_seconds * 1000 / claims, 3),
+    }
     systems = {
         f"unified-search (default) {name}": ours,
+        f"unified-search lexical only {name}": alone,
         f"id-existence (LangChain/LlamaIndex) {name}": theirs,
     }
     for kind in KINDS:

@@ -175,3 +175,18 @@ def test_mirror_benchmark_smoke_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     ours = json.loads(out.read_text())["systems"]["unified-search (default)"]
     assert ours["distinct_pairs_merged"] == 0 and ours["mirror_pairs_merged"] > 0.9
+
+
+@pytest.mark.parametrize(
+    ("url", "identity"),
+    [
+        ("https://europepmc.org/search?query=x", "url:europepmc.org/search?query=x"),
+        ("https://www.ncbi.nlm.nih.gov/books/NBK1234/", "url:ncbi.nlm.nih.gov/books/NBK1234"),
+        ("https://doi.org/not-a-doi", "url:doi.org/not-a-doi"),
+        ("https://arxiv.org/list/cs.CL/recent", "url:arxiv.org/list/cs.CL/recent"),
+        ("http://example.com:99999/a", "url:example.com/a"),
+        ("https://example.org/paper?doi=10.1000%2Fxyz.123", "doi:10.1000/xyz.123"),
+    ],
+)
+def test_identities_of_other_shapes(url: str, identity: str) -> None:
+    assert document_identity(url) == identity
