@@ -12,6 +12,7 @@ from langchain_unified_search.callbacks import (  # noqa: E402
     SearchTrace,
     UnifiedSearchCallbackHandler,
 )
+from langchain_unified_search.checks import citation_checks  # noqa: E402
 from langchain_unified_search.compressors import UnifiedSearchReranker  # noqa: E402
 from langchain_unified_search.documents import (  # noqa: E402
     citation_id_of,
@@ -48,6 +49,7 @@ __all__ = [
     "UnifiedSearchRetriever",
     "WebSearchTool",
     "__version__",
+    "citation_checks",
     "citation_id_of",
     "citation_prompt",
     "document_to_item",

@@ -11,7 +11,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_unified_search.prompts import ReferencesLike, reference_context
-from unified_search import Reference
+from unified_search import CitationReport, Reference, verify_citations
 from unified_search.citations import parse_citations
 from unified_search.config import CitationConfig, SearchConfig
 
@@ -34,6 +34,8 @@ class CitedAnswer(BaseModel):
     unknown: list[str] = Field(default_factory=list)
     """Citations that match no given reference (invented or mistyped by the model): the ID,
     or the citation as written when the format names no ID (an unknown URL)."""
+    checks: CitationReport | None = None
+    """Sentence by sentence, whether the cited references say it (``check_claims=True``)."""
 
 
 class CitationOutputParser(BaseOutputParser[CitedAnswer]):
@@ -66,6 +68,9 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
     citation_format: str = CitationConfig().format
     """How citations are written (``citation.format`` of the configuration): ``#ref:{id}``,
     an HTML link, ``[{title}]({url})`` ... URL and title citations resolve against the references."""
+    check_claims: bool = False
+    """Also check each sentence against the references it cites (``unified_search.verify_citations``:
+    supported, unsupported, uncited or unknown ID, with the supporting span)."""
 
     @classmethod
     def from_config(cls, config: SearchConfig, **fields: Any) -> CitationOutputParser:
@@ -73,8 +78,13 @@ class CitationOutputParser(BaseOutputParser[CitedAnswer]):
         return cls(citation_format=config.citation.format, **fields)
 
     def parse(self, text: str) -> CitedAnswer:
-        """Parse ``text`` against this parser's references."""
-        return _resolve(text, self.references, self.citation_format)
+        """Parse ``text`` against this parser's references (and check its claims, if asked)."""
+        answer = _resolve(text, self.references, self.citation_format)
+        if not self.check_claims:
+            return answer
+        config = CitationConfig(format=self.citation_format)
+        checks = verify_citations(text, self.references or [], config=config)
+        return answer.model_copy(update={"checks": checks})
 
     def invoke(
         self,

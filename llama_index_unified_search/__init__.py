@@ -9,9 +9,16 @@ from unified_search import require
 
 require("llama_index.core", extra="llamaindex", purpose="llama_index_unified_search")
 
+from llama_index_unified_search.checks import (  # noqa: E402
+    CitationEvaluator,
+    acheck_response,
+    check_response,
+)
 from llama_index_unified_search.citations import ResolvedCitations, resolve_citations  # noqa: E402
 from llama_index_unified_search.collector import SearchTraceCollector  # noqa: E402
 from llama_index_unified_search.events import (  # noqa: E402
+    UnifiedSearchCitationCheckEvent,
+    UnifiedSearchCitationsCheckedEvent,
     UnifiedSearchCompleteEvent,
     UnifiedSearchEvent,
     UnifiedSearchItemCompleteEvent,
@@ -39,11 +46,14 @@ from llama_index_unified_search.tools import UnifiedSearchToolSpec  # noqa: E402
 from unified_search import __version__  # noqa: E402
 
 __all__ = [
+    "CitationEvaluator",
     "ReferenceNode",
     "ResolvedCitations",
     "SearchMode",
     "SearchTraceCollector",
     "UnifiedRerankPostprocessor",
+    "UnifiedSearchCitationCheckEvent",
+    "UnifiedSearchCitationsCheckedEvent",
     "UnifiedSearchCompleteEvent",
     "UnifiedSearchEvent",
     "UnifiedSearchItemCompleteEvent",
@@ -59,6 +69,8 @@ __all__ = [
     "UnifiedSearchStepStartEvent",
     "UnifiedSearchToolSpec",
     "__version__",
+    "acheck_response",
+    "check_response",
     "citation_id_of",
     "citation_qa_template",
     "citation_refine_template",

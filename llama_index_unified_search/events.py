@@ -13,7 +13,7 @@ from typing import Any
 
 from llama_index.core.instrumentation.events import BaseEvent
 
-from unified_search import Reference
+from unified_search import CitationReport, Reference, SentenceCheck
 from unified_search.contract import EventName, SearchEvent, TraceNode
 
 
@@ -41,6 +41,10 @@ class UnifiedSearchEvent(BaseEvent):
     """The search's last progress message (progress events only)."""
     reference: Reference | None = None
     """The cited reference (result events only)."""
+    check: SentenceCheck | None = None
+    """One sentence's citation check (citation check events only)."""
+    checks: CitationReport | None = None
+    """A whole answer's citation check (citations checked events only)."""
     at: datetime
     """When the core emitted the event (UTC)."""
 
@@ -94,6 +98,14 @@ class UnifiedSearchProgressEvent(UnifiedSearchEvent):
     """A progress message for people (``Searching...``, then the outcome, then it ``done``)."""
 
 
+class UnifiedSearchCitationCheckEvent(UnifiedSearchEvent):
+    """One sentence of an answer was checked against the references it cites."""
+
+
+class UnifiedSearchCitationsCheckedEvent(UnifiedSearchEvent):
+    """Every sentence of an answer was checked; ``checks`` holds the report."""
+
+
 #: The LlamaIndex event class of each core event.
 EVENT_CLASSES: dict[EventName, type[UnifiedSearchEvent]] = {
     EventName.SEARCH_START: UnifiedSearchStartEvent,
@@ -107,6 +119,8 @@ EVENT_CLASSES: dict[EventName, type[UnifiedSearchEvent]] = {
     EventName.SEARCH_RESULT: UnifiedSearchResultEvent,
     EventName.SEARCH_COMPLETE: UnifiedSearchCompleteEvent,
     EventName.SEARCH_PROGRESS: UnifiedSearchProgressEvent,
+    EventName.CITATION_CHECK: UnifiedSearchCitationCheckEvent,
+    EventName.CITATIONS_CHECKED: UnifiedSearchCitationsCheckedEvent,
 }
 
 
@@ -127,6 +141,8 @@ def from_search_event(
         message=event.message,
         done=event.done,
         reference=event.reference,
+        check=event.check,
+        checks=event.checks,
         at=event.at,
         span_id=span_id,
         tags=dict(tags or {}),

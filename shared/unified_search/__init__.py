@@ -25,7 +25,15 @@ if TYPE_CHECKING:
         citation_prompt,
         parse_citations,
     )
+    from unified_search.citations.verify import averify_citations, verify_citations
     from unified_search.config.search import SearchConfig
+    from unified_search.contract.checks import (
+        CitationCheck,
+        CitationReport,
+        SentenceCheck,
+        Span,
+        Verdict,
+    )
     from unified_search.contract.events import EventName, SearchEvent, TraceNode, TraceStatus
     from unified_search.contract.handler import SearchContext, SearchHandler
     from unified_search.contract.response import SearchResponse
@@ -56,6 +64,8 @@ if TYPE_CHECKING:
     from unified_search.web.handler import WebHandler
 
 _EXPORTS: dict[str, str] = {
+    "CitationCheck": "unified_search.contract.checks",
+    "CitationReport": "unified_search.contract.checks",
     "Citations": "unified_search.citations.context",
     "ConfigurationError": "unified_search.errors",
     "DBHandler": "unified_search.db.handler",
@@ -93,6 +103,8 @@ _EXPORTS: dict[str, str] = {
     "SearchStore": "unified_search.records.store",
     "SearchType": "unified_search.types",
     "Searcher": "unified_search.engine.searcher",
+    "SentenceCheck": "unified_search.contract.checks",
+    "Span": "unified_search.contract.checks",
     "Secret": "unified_search.auth",
     "Source": "unified_search.types",
     "StepName": "unified_search.contract.steps",
@@ -101,9 +113,11 @@ _EXPORTS: dict[str, str] = {
     "ToolSpec": "unified_search.policy.tools",
     "TraceNode": "unified_search.contract.events",
     "TraceStatus": "unified_search.contract.events",
+    "Verdict": "unified_search.contract.checks",
     "WebHandler": "unified_search.web.handler",
     "adeep_search": "unified_search.policy.deep",
     "arun_mode": "unified_search.policy.modes",
+    "averify_citations": "unified_search.citations.verify",
     "build_context": "unified_search.citations.context",
     "citation_prompt": "unified_search.citations.context",
     "deep_search": "unified_search.policy.deep",
@@ -112,9 +126,12 @@ _EXPORTS: dict[str, str] = {
     "run_mode": "unified_search.policy.modes",
     "run_sync": "unified_search._sync",
     "tool_specs": "unified_search.policy.tools",
+    "verify_citations": "unified_search.citations.verify",
 }
 
 __all__ = [
+    "CitationCheck",
+    "CitationReport",
     "Citations",
     "ConfigurationError",
     "DBHandler",
@@ -153,16 +170,20 @@ __all__ = [
     "SearchType",
     "Searcher",
     "Secret",
+    "SentenceCheck",
     "Source",
+    "Span",
     "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",
     "TraceNode",
     "TraceStatus",
+    "Verdict",
     "WebHandler",
     "adeep_search",
     "arun_mode",
+    "averify_citations",
     "build_context",
     "citation_prompt",
     "deep_search",
@@ -171,6 +192,7 @@ __all__ = [
     "run_mode",
     "run_sync",
     "tool_specs",
+    "verify_citations",
 ]
 
 

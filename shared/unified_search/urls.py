@@ -36,9 +36,28 @@ TRACKING_PARAMS = frozenset(
         "vero_id",
         "spm",
         "si",
+        # Newsroom and ad-platform campaign tags seen on shared article links.
+        "cmp",
+        "cmpid",
+        "ncid",
+        "ocid",
+        "icid",
+        "smid",
+        "s_cid",
+        "_ga",
+        "_gl",
+        "gclsrc",
+        "guccounter",
+        "guce_referrer",
+        "guce_referrer_sig",
+        "sr_share",
+        "soc_src",
+        "soc_trk",
+        "mbid",
+        "ito",
     }
 )
-_TRACKING_PREFIXES = ("utm_", "pk_", "hsa_", "__hs")
+_TRACKING_PREFIXES = ("utm_", "pk_", "hsa_", "__hs", "at_", "ns_", "itm_", "wt.")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _MULTI_SLASH = re.compile(r"/{2,}")
 

@@ -17,14 +17,23 @@ from unified_search.citations.context import (
 from unified_search.citations.format import format_citation, link_of
 from unified_search.citations.ids import CitationAllocator, CitationRegistry, cite_together
 from unified_search.citations.numbering import Numbering
+from unified_search.citations.verify import (
+    CitationVerifier,
+    averify_citations,
+    check_events,
+    verify_citations,
+)
 
 __all__ = [
     "REFINE_INSTRUCTION",
     "CitationAllocator",
     "CitationRegistry",
+    "CitationVerifier",
     "Citations",
     "Numbering",
+    "averify_citations",
     "build_context",
+    "check_events",
     "citation_example",
     "citation_prompt",
     "cite_together",
@@ -35,4 +44,5 @@ __all__ = [
     "parse_citations",
     "references_xml",
     "render_ref",
+    "verify_citations",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from unified_search.citations.format import Lookup, cited, fields_of, format_citation
+from unified_search.citations.pages import page_label
 from unified_search.config.citation import CitationConfig
 from unified_search.escape import escape_attr, escape_text
 from unified_search.tokens import count_tokens, count_tokens_cached, truncate_tokens
@@ -38,6 +39,7 @@ def _open_tag(ref: Reference, *, index: bool = False) -> str:
         "weight": f"{ref.weight:g}",
         "title": ref.title,
         "url": ref.url or "",
+        "page": page_label(ref.metadata) or "",
     }
     rendered = " ".join(f'{name}="{escape_attr(value)}"' for name, value in attrs.items() if value)
     return f"<ref {rendered}>"

@@ -112,8 +112,16 @@ class Lookup:
 
 def cited(text: str, fmt: str, lookup: Lookup | None) -> Iterator[tuple[str | None, str]]:
     """Yield each citation in ``text`` as (the ID it names or ``None``, what was written)."""
+    for match, cid in located(text, fmt, lookup):
+        yield cid, match.group(0)
+
+
+def located(
+    text: str, fmt: str, lookup: Lookup | None
+) -> Iterator[tuple[re.Match[str], str | None]]:
+    """Yield each citation in ``text`` as its match (where it is) and the ID it names or ``None``."""
     for match in citation_pattern(fmt).finditer(text):
-        yield _identify(match.groupdict(), lookup), match.group(0)
+        yield match, _identify(match.groupdict(), lookup)
 
 
 def _identify(groups: Mapping[str, str | None], lookup: Lookup | None) -> str | None:

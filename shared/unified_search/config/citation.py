@@ -28,6 +28,19 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
+class VerifyConfig(Section):
+    """How answers are checked against the references they cite (``verify_citations``)."""
+
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Support score (0..1) from which a cited reference counts as saying the sentence."""
+    max_sentences: int = Field(default=200, ge=1)
+    """Sentences checked per answer at most; the report names the cap when it is reached."""
+    candidates: int = Field(default=3, ge=1, le=50)
+    """Passages per cited reference, those sharing the most terms, weighed by their meaning."""
+    embedding: bool = True
+    """Weigh meaning with the embedding model too, not only shared terms."""
+
+
 class CitationConfig(Section):
     """How references are cited and packed for a model."""
 
@@ -39,6 +52,8 @@ class CitationConfig(Section):
     """Add the citation instruction to the reference context."""
     max_tokens: int = Field(default=8000, ge=64)
     """Token budget of the ``<references>`` block (cl100k_base tokens)."""
+    verify: VerifyConfig = Field(default_factory=VerifyConfig)
+    """How ``verify_citations`` checks answers."""
 
     @field_validator("format")
     @classmethod

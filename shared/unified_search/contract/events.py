@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from unified_search._random_ids import random_hex
+from unified_search.contract.checks import CitationReport, SentenceCheck
 from unified_search.errors import ErrorInfo
 from unified_search.types import Reference, SearchType
 
@@ -55,6 +56,10 @@ class EventName(StrEnum):
     """One cited reference, in final order, once the search has numbered them."""
     SEARCH_COMPLETE = "search_complete"
     SEARCH_PROGRESS = "search_progress"
+    CITATION_CHECK = "citation_check"
+    """One sentence of an answer checked against its citations (``check``)."""
+    CITATIONS_CHECKED = "citations_checked"
+    """Every sentence of an answer checked (``checks``)."""
 
 
 class TraceLog(BaseModel):
@@ -107,6 +112,10 @@ class SearchEvent(BaseModel):
     """The search's last progress message: a UI can remove its indicator."""
     reference: Reference | None = None
     """The cited reference (``search_result`` only)."""
+    check: SentenceCheck | None = None
+    """One sentence's verdict (``citation_check`` only)."""
+    checks: CitationReport | None = None
+    """The whole answer's verdicts (``citations_checked`` only)."""
     at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
 

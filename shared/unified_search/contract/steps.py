@@ -33,6 +33,12 @@ class StepName(StrEnum):
     DSL_BUILD = "dsl_build"
     DB_QUERY = "db_query"
     RERANK = "rerank"
+    PROVIDER_CALL = "provider_call"
+    """One web provider's answer (from its API or the cache)."""
+    FUSION = "fusion"
+    """Joining lexical and dense matches of one collection into one ranking."""
+    RECORD_WRITE = "record_write"
+    """Handing the search record to the store (and waiting for its commit, when configured)."""
 
 
 class StepOwner(Protocol):

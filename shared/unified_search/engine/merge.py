@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from unified_search.config.search import Weights
 from unified_search.dedup import dedup
+from unified_search.engine.mirrors import merge_mirrors
 from unified_search.types import ResultItem, SearchResult, SearchType, Source
 
 
@@ -28,5 +29,6 @@ def stamped(
 
 
 def merge(results: Sequence[SearchResult | None], weights: Weights) -> list[ResultItem]:
-    """Weigh every finished result's items and deduplicate them across results."""
-    return dedup([item for r in results if r is not None for item in weighted_items(r, weights)])
+    """Weigh every finished result's items, deduplicate them, and merge mirrors of one document."""
+    items = dedup([item for r in results if r is not None for item in weighted_items(r, weights)])
+    return merge_mirrors(items)

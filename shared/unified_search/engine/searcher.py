@@ -432,7 +432,9 @@ class Searcher(Closable):
         """
         if self.store is None:
             return None, []
-        problem = await self.store.arecord(response, config, numbered.unwritten)
+        async with trace.step(trace.root.id, StepName.RECORD_WRITE) as step:
+            problem = await self.store.arecord(response, config, numbered.unwritten)
+            step.output["stored"] = problem is None
         unpersisted = numbered.problem or (problem if numbered.unwritten else None)
         warnings: list[ErrorInfo] = []
         if unpersisted is not None:

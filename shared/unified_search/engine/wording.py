@@ -23,6 +23,9 @@ _LABELS: dict[str, dict[Language, str]] = {
     "dsl_build": {"en": "DSL Build", "zh": "生成查询 DSL"},
     "db_query": {"en": "Database Query", "zh": "数据库查询"},
     "rerank": {"en": "Rerank", "zh": "重排序"},
+    "provider_call": {"en": "Provider Call", "zh": "调用搜索服务"},
+    "fusion": {"en": "Fusion", "zh": "结果融合"},
+    "record_write": {"en": "Record Write", "zh": "保存记录"},
 }
 
 _PROGRESS: dict[Language, dict[ProgressKind, str]] = {

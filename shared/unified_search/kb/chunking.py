@@ -11,6 +11,7 @@ field changes the IDs, so it is never left stale in the index.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import itertools
@@ -115,22 +116,62 @@ def _token_bytes(token: int) -> int:
 
 
 def chunk_document(document: Document, size: int, overlap: int) -> list[Chunk]:
-    """Cut ``document`` into chunks; a repeated window of the same document is kept once."""
+    """Cut ``document`` into chunks; a repeated window of the same document is kept once.
+
+    ``start`` and ``end`` are the offsets of the chunk's own (stripped) text in the
+    document. A document whose reader marked its pages (``PAGE_STARTS``) gives each
+    chunk its pages (see ``page_fields``).
+    """
     meta = dict(document.metadata)
+    pages = page_starts(meta.pop(PAGE_STARTS, None))
     if document.source:
         meta["source"] = document.source
     chunks: dict[str, Chunk] = {}
     stored_with = json.dumps([document.title, meta], sort_keys=True, default=str)
-    for start, end in token_windows(document.text, size, overlap):
-        text = document.text[start:end].strip()
+    for window_start, window_end in token_windows(document.text, size, overlap):
+        raw = document.text[window_start:window_end]
+        text = raw.strip()
         if not text:
             continue
+        start = window_start + len(raw) - len(raw.lstrip())
         cid = chunk_id(document.id, text, stored_with)
         if cid not in chunks:
+            where = {**meta, **page_fields(pages, start, start + len(text))} if pages else meta
             chunks[cid] = Chunk(
-                cid, document.id, text, document.title, len(chunks), start, end, meta
+                cid, document.id, text, document.title, len(chunks), start, start + len(text), where
             )
     return list(chunks.values())
+
+
+#: Metadata key a reader sets on a paged document (a PDF): where each page starts in its text,
+#: as offsets joined by commas (page 1 first). It is turned into each chunk's pages, not stored.
+PAGE_STARTS = "page_starts"
+
+
+def page_starts(raw: object) -> list[int]:
+    """The page start offsets a reader wrote under ``PAGE_STARTS`` (empty when there are none)."""
+    if not isinstance(raw, str) or not raw:
+        return []
+    return [int(part) for part in raw.split(",") if part.strip().isdigit()]
+
+
+def page_fields(pages: list[int], start: int, end: int) -> dict[str, int | str]:
+    """The pages of the text at ``start:end`` (1-based ``page`` and ``page_end``).
+
+    ``page_breaks`` lists the offsets in the chunk where a later page begins, when it
+    crosses one.
+
+    Example:
+        >>> page_fields([0, 100, 250], 90, 130)
+        {'page': 1, 'page_end': 2, 'page_breaks': '10'}
+    """
+    first = max(1, bisect.bisect_right(pages, start))
+    last = max(1, bisect.bisect_right(pages, max(start, end - 1)))
+    fields: dict[str, int | str] = {"page": first, "page_end": last}
+    breaks = [page - start for page in pages[first:last] if start < page < end]
+    if breaks:
+        fields["page_breaks"] = ",".join(map(str, breaks))
+    return fields
 
 
 def as_document(value: Document | Mapping[str, Any] | str) -> Document:

@@ -408,7 +408,8 @@ def _search_one(
         dense = coll.dense(vector, config.candidates, where, config)
         dense, moved = coll.feedback(dense, lexical, vector, config, where)
     # Spares for ``group_by_document``, which keeps one chunk per document.
-    return coll.hits(dense, lexical, moved, config, limit * 3, threshold, query=vector)
+    with step(StepName.FUSION, collection=coll.name):
+        return coll.hits(dense, lexical, moved, config, limit * 3, threshold, query=vector)
 
 
 #: A chunk found only through the graph scores this much per share of query entities it

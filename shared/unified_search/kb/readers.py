@@ -20,6 +20,7 @@ from typing import Any
 from unified_search._optional import require
 from unified_search.html_text import main_text
 from unified_search.kb import titles
+from unified_search.kb.chunking import PAGE_STARTS
 
 
 class Unreadable(Exception):
@@ -108,7 +109,11 @@ def _first_h1(markup: str) -> str:
 
 
 def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
-    """A PDF's text, page after page, titled by its metadata title (``pdf`` extra)."""
+    """A PDF's text, page after page, titled by its metadata title (``pdf`` extra).
+
+    Where each page starts in the text is kept (``PAGE_STARTS``), so every chunk
+    knows its page, and its page range when it crosses a page break.
+    """
     pypdf = require("pypdf", extra="pdf", purpose="reading PDF files")
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
@@ -116,8 +121,19 @@ def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
         title = str((reader.metadata or {}).get("/Title") or "").strip()
     except Exception as exc:  # pypdf raises many types on broken files; each is one skipped file
         raise Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
-    return [Parsed(title or fallback, text, {"pages": len(pages)})]
+    text, starts = "", [0] * len(pages)
+    for number, page in enumerate(p.strip() for p in pages):
+        if page:
+            text += "\n\n" if text else ""
+            starts[number] = len(text)
+            text += page
+        else:  # an empty page starts where the next text does (filled in below)
+            starts[number] = -1
+    for number in reversed(range(len(starts))):
+        if starts[number] < 0:
+            starts[number] = starts[number + 1] if number + 1 < len(starts) else len(text)
+    meta = {"pages": len(pages), PAGE_STARTS: ",".join(map(str, starts))}
+    return [Parsed(title or fallback, text, meta)]
 
 
 def read_docx(data: bytes, fallback: str) -> list[Parsed]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from unified_search.records.checks import StoredChecks
 from unified_search.records.model import SearchRecord
 from unified_search.records.store import SearchStore, default_url
 
 __all__ = [
     "SearchRecord",
     "SearchStore",
+    "StoredChecks",
     "default_url",
 ]

@@ -1,7 +1,8 @@
 """Keep search records: a SQLite file by default, PostgreSQL (any SQLAlchemy URL of it) for scale.
 
 Two tables, ``<prefix>search_records`` and ``<prefix>search_references``, hold the
-records (and two more the citation numbering, see ``unified_search.records.ledger``):
+records (two more the citation numbering, see ``unified_search.records.ledger``, and
+one the citation checks of answers, see ``unified_search.records.checks``):
 
 - a record row holds one search, its JSON fields, and ``reference_indices``,
   the indices of the references it cited, in its own order;
@@ -54,6 +55,7 @@ from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.paths import DATA_HOME_ENV, data_home
+from unified_search.records.checks import CheckRecords, define_checks
 from unified_search.records.engine import (
     DIALECTS,
     PlainInsert,
@@ -99,7 +101,7 @@ def default_url() -> str:
     return f"sqlite:///{directory / 'search.sqlite3'}"
 
 
-class SearchStore(Closable):
+class SearchStore(CheckRecords, Closable):
     """Store search records and look references up by request and index.
 
     Args:
@@ -170,6 +172,7 @@ class SearchStore(Closable):
             ["record_id", *REFERENCE_COLUMNS],
             on_conflict="ON CONFLICT DO NOTHING",
         )
+        self.checks = define_checks(self.metadata, table_prefix)
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect)
         # The async twins run on the store's own threads, within ``timeout``.

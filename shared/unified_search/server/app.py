@@ -16,7 +16,8 @@ Routes:
   references of a request;
 * ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
 * ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
-  (``unified_search.server.history``).
+  (``unified_search.server.history``);
+* ``POST /api/verify`` checks an answer's citations (``unified_search.server.verify``).
 
 A request belongs to the chat that created it: only that chat can read its
 references or continue it (``request_id``); any other chat, or a request ID no
@@ -41,6 +42,7 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.server.history import searches_route
+from unified_search.server.verify import verify_route
 from unified_search.types import SearchType
 
 if TYPE_CHECKING:
@@ -116,6 +118,7 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
             methods=["GET"],
         ),
         searches_route(store),
+        verify_route(searcher.config, store),
     ]
     return Starlette(
         routes=routes,

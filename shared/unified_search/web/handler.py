@@ -25,6 +25,7 @@ from unified_search.auth import Secret
 from unified_search.config.search import SearchConfig
 from unified_search.contract.delegates import parse_uses
 from unified_search.contract.handler import SearchContext
+from unified_search.contract.steps import StepName
 from unified_search.dates import parse_date, within_period
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
@@ -234,7 +235,12 @@ class WebHandler:
 
         key = cache_key(provider.name, request, settings)
         use_cache = ctx.config.web.cache.enabled
-        return await self.calls.get(key, fetch, log, use_cache=use_cache, on_backoff=on_backoff)
+        async with ctx.step(StepName.PROVIDER_CALL, provider=provider.name) as step:
+            answer = await self.calls.get(
+                key, fetch, log, use_cache=use_cache, on_backoff=on_backoff
+            )
+            step.output["result_count"] = len(answer.items)
+        return answer
 
     # -- agent and MCP --------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ EXPECTED = [
     "UnifiedSearchRetriever",
     "WebSearchTool",
     "__version__",
+    "citation_checks",
     "citation_id_of",
     "citation_prompt",
     "document_to_item",

@@ -4,11 +4,14 @@ import llama_index_unified_search
 def test_public_names_are_pinned_and_sorted() -> None:
     """The package exports exactly these names, sorted, and each resolves."""
     expected = [
+        "CitationEvaluator",
         "ReferenceNode",
         "ResolvedCitations",
         "SearchMode",
         "SearchTraceCollector",
         "UnifiedRerankPostprocessor",
+        "UnifiedSearchCitationCheckEvent",
+        "UnifiedSearchCitationsCheckedEvent",
         "UnifiedSearchCompleteEvent",
         "UnifiedSearchEvent",
         "UnifiedSearchItemCompleteEvent",
@@ -24,6 +27,8 @@ def test_public_names_are_pinned_and_sorted() -> None:
         "UnifiedSearchStepStartEvent",
         "UnifiedSearchToolSpec",
         "__version__",
+        "acheck_response",
+        "check_response",
         "citation_id_of",
         "citation_qa_template",
         "citation_refine_template",

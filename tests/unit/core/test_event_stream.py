@@ -186,7 +186,13 @@ async def test_knowledge_base_steps(tmp_path: Path) -> None:
         two = await searcher.asearch(
             {"query": "heat pumps", "type": "kb", "collections": ["docs", "faq"], "graph": True}
         )
-    assert set(_steps(one.trace)) == {"embedding", "lexical_search", "vector_search", "rerank"}
+    assert set(_steps(one.trace)) == {
+        "embedding",
+        "lexical_search",
+        "vector_search",
+        "fusion",
+        "rerank",
+    }
     assert _steps(one.trace)["embedding"].input == {"step": "embedding", "model": "words-16"}
     steps = [n for n in two.trace if n.kind == "search_step"]
     searched = sorted(

@@ -61,6 +61,8 @@ def imports(path: Path) -> Iterator[tuple[str, int]]:
             if node.module.split(".")[0] != "unified_search":
                 continue
             for alias in node.names:
+                if alias.name.startswith("__"):  # the package's own metadata, not a dependency
+                    continue
                 candidate = f"{node.module}.{alias.name}"
                 known = (PACKAGE.parent / candidate.replace(".", "/")).with_suffix(".py").exists()
                 yield (candidate if known else node.module), node.lineno

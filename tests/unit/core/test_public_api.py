@@ -6,6 +6,8 @@ import pytest
 import unified_search
 
 EXPECTED = [
+    "CitationCheck",
+    "CitationReport",
     "Citations",
     "ConfigurationError",
     "DBHandler",
@@ -44,16 +46,20 @@ EXPECTED = [
     "SearchType",
     "Searcher",
     "Secret",
+    "SentenceCheck",
     "Source",
+    "Span",
     "StepName",
     "ToolAnswer",
     "ToolLimits",
     "ToolSpec",
     "TraceNode",
     "TraceStatus",
+    "Verdict",
     "WebHandler",
     "adeep_search",
     "arun_mode",
+    "averify_citations",
     "build_context",
     "citation_prompt",
     "deep_search",
@@ -62,6 +68,7 @@ EXPECTED = [
     "run_mode",
     "run_sync",
     "tool_specs",
+    "verify_citations",
 ]
 
 
