@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 
-from unified_search.cli.console import stdout
+from unified_search.cli.console import plain, print_json, stdout
 from unified_search.cli.options import BadInput
 from unified_search.cli.render import error_line, references_table
 
@@ -73,7 +72,7 @@ def records(
         raise BadInput(_nothing_found(request_id, chat_id, source))
     console = stdout()
     if output == "json":
-        console.print_json(json.dumps([r.model_dump(mode="json") for r in found]))
+        print_json(console, [r.model_dump(mode="json") for r in found])
         return 0
     console.print(searches_table(found))
     title = f"References of {request_id}" if request_id else "References"
@@ -93,20 +92,20 @@ def _nothing_found(request_id: str | None, chat_id: str | None, source: str | No
 
 
 def searches_table(found: list[SearchRecord]) -> Table:
-    """One row per stored search of a request."""
+    """One row per stored search of a request; what a client sent is shown as inert text."""
     table = Table(title="Searches", title_justify="left")
     for column in ("request", "type", "source", "query", "chat", "refs", "ms", "when", "error"):
         table.add_column(column, overflow="fold")
     for record in found:
         table.add_row(
-            record.request_id,
+            plain(record.request_id),
             record.type.value,
             record.source.value,
-            record.query,
-            record.chat_id or "",
+            plain(record.query, line=True),
+            plain(record.chat_id),
             str(len(record.references)),
             f"{record.duration_ms:.0f}",
             record.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            error_line(record.error) if record.error else "",
+            plain(error_line(record.error) if record.error else ""),
         )
     return table
