@@ -13,7 +13,9 @@ embedded are written before it stops: only the group in flight is lost.
 One document never takes the others down: a document that cannot be chunked,
 or one of whose chunks the model fails on, is skipped with the error as its
 reason, and the rest is indexed. A group of chunks the model fails on entirely
-is the model's failure, not a document's: it stops the run, as before.
+is the model's failure, not a document's: it stops the run, as before. So does a
+collection dropped while it is being indexed (``kb drop`` from another process):
+the run stops with ``NOT_FOUND`` naming it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from unified_search.kb.embeddings import EmbeddingFunction
 from unified_search.kb.graph import Extraction
 from unified_search.kb.lexical import document_terms
 from unified_search.kb.sidestore import StoredChunk
+from unified_search.kb.store import dropped_meanwhile
 
 T = TypeVar("T")
 DocumentLike = Document | Mapping[str, Any] | str
@@ -187,10 +190,11 @@ async def ingest(
     """Index ``docs`` into ``coll`` and report what changed."""
     prepared, skipped = prepare(docs)
     latest = {d.id: (i, d) for i, d in prepared}  # the last version of an ID wins
-    todo = await asyncio.to_thread(plan, coll, [d for _, d in latest.values()], config)
-    await asyncio.to_thread(coll.delete, todo.stale)
-    writer = Writer(coll, embed, config, extractor, progress)
-    await writer.write(todo.fresh)
+    async with dropped_meanwhile(coll.name):
+        todo = await asyncio.to_thread(plan, coll, [d for _, d in latest.values()], config)
+        await asyncio.to_thread(coll.delete, todo.stale)
+        writer = Writer(coll, embed, config, extractor, progress)
+        await writer.write(todo.fresh)
     failed = {**todo.failed, **writer.failed}
     skipped += [Skipped(index=latest[d][0], document_id=d, reason=r) for d, r in failed.items()]
     return IngestReport(

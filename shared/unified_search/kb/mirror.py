@@ -40,6 +40,7 @@ from unified_search.kb.files import (
 )
 from unified_search.kb.ingest import Extractor, IngestProgress, Progress, Writer, plan, report
 from unified_search.kb.readers import Unreadable
+from unified_search.kb.store import dropped_meanwhile
 
 
 class IndexOptions(BaseModel):
@@ -119,7 +120,7 @@ async def index_paths(
         walk, paths, recursive=options.recursive, exclude=options.exclude, hidden=options.hidden
     )
     run = _Run(found, skipped=list(found.skipped))
-    async with guarded(coll):
+    async with guarded(coll), dropped_meanwhile(coll.name):
         await _read_all(coll, run, options, progress, config.limits)
         documents = [d for _, _, docs in run.read for d in docs]
         todo = await asyncio.to_thread(plan, coll, documents, config)

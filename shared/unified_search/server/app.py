@@ -16,7 +16,9 @@ Routes:
   references of a request;
 * ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
 * ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
-  (``unified_search.server.history``).
+  (``unified_search.server.history``);
+* ``GET /api/store`` says how the record store's writes are going: queued, dropped,
+  failing and why (``unified_search.server.status``).
 
 A request belongs to the chat that created it: only that chat can read its
 references or continue it (``request_id``); any other chat, or a request ID no
@@ -41,6 +43,7 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.server.history import searches_route
+from unified_search.server.status import status_route
 from unified_search.types import SearchType, normal_query
 
 if TYPE_CHECKING:
@@ -120,6 +123,7 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
             methods=["GET"],
         ),
         searches_route(store),
+        status_route(store),
     ]
     return Starlette(
         routes=routes,

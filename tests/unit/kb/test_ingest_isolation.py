@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb import ingest
 from unified_search.kb.chunking import as_document
 from unified_search.kb.handler import KBHandler
@@ -101,3 +102,36 @@ async def test_a_model_that_fails_on_everything_stops_the_run(
             await kb.aadd_documents("iso", ["one", "two", "three"])
     finally:
         await kb.aclose()
+
+
+async def test_a_collection_dropped_while_it_is_indexed_stops_the_run_as_not_found(
+    config: SearchConfig, tmp_path: Path, make_embedding: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kb drop`` from another process in the middle of an index run: NOT_FOUND, named."""
+    monkeypatch.setattr(ingest, "EMBED_GROUP", 2)
+    monkeypatch.setattr(ingest, "WRITE_BATCH", 2)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for n in range(8):
+        (folder / f"d{n}.md").write_text(f"# Doc {n}\n\nPassage {n} about batteries.")
+    other = KBHandler.from_config(config, embedding=make_embedding())
+    base = make_embedding()
+    calls = [0]
+
+    def dropping(texts: list[str]) -> list[list[float]]:
+        calls[0] += 1
+        if calls[0] == 3:  # two batches are stored by now
+            other.drop_collection("doomed")
+        return list(base(texts))
+
+    dropping.name = base.name  # type: ignore[attr-defined]
+    kb = KBHandler.from_config(config, embedding=dropping)
+    try:
+        await kb.aadd_documents("doomed", ["seed"])
+        with pytest.raises(SearchError) as caught:
+            await kb.aindex_paths("doomed", [folder])
+    finally:
+        await kb.aclose()
+        await other.aclose()
+    assert caught.value.code is ErrorCode.NOT_FOUND
+    assert caught.value.message.startswith("collection 'doomed' was dropped while it was being")
