@@ -11,8 +11,10 @@ all that remains, and ``close`` says so.
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -32,6 +34,10 @@ from sqlalchemy import (
 
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.records.writer import PendingWrite
+
+logger = logging.getLogger(__name__)
+Connect = Callable[[], AbstractContextManager[Connection]]
+"""Opens one transaction of the store (``SearchStore._connection``)."""
 
 
 class DroppedSearch(BaseModel):
@@ -59,10 +65,11 @@ def define_drops(metadata: MetaData, prefix: str) -> Table:
 
 
 class DropList:
-    """Dropped searches waiting to be listed in ``table``, and the reads of that list."""
+    """Dropped searches listed in ``table`` through ``connect``, or waiting to be."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, connect: Connect) -> None:
         self.table = table
+        self._connect = connect
         self._waiting: list[dict[str, object]] = []
         self._lock = threading.Lock()
 
@@ -73,7 +80,7 @@ class DropList:
             return [str(row["request_id"]) for row in self._waiting]
 
     def add(self, writes: Sequence[PendingWrite], error: SearchError) -> None:
-        """Remember ``writes`` as dropped because of ``error``."""
+        """List ``writes`` as dropped because of ``error`` (the writer's ``on_drop``)."""
         now = datetime.now(UTC)
         rows: list[dict[str, object]] = [
             {
@@ -86,25 +93,37 @@ class DropList:
         ]
         with self._lock:
             self._waiting += rows
+        self.flush()
 
-    def write(self, conn: Connection) -> None:
-        """List the waiting drops in ``conn``'s transaction (they stay waiting if it fails)."""
+    def flush(self) -> None:
+        """List the waiting drops, if the database takes them now (else they wait)."""
         with self._lock:
             rows, self._waiting = self._waiting, []
         if not rows:
             return
         try:
-            conn.execute(insert(self.table), rows)
-        except BaseException:
+            with self._connect() as conn:
+                conn.execute(insert(self.table), rows)
+        except SearchError:
             with self._lock:
                 self._waiting = rows + self._waiting
-            raise
 
-    def read(self, conn: Connection, limit: int) -> tuple[int, list[DroppedSearch]]:
+    def close(self) -> None:
+        """List what waits; log the request IDs of drops the database would not take."""
+        self.flush()
+        if waiting := self.waiting:
+            logger.error(
+                "%d dropped searches could not be listed in the store either: %s",
+                len(waiting),
+                ", ".join(waiting),
+            )
+
+    def read(self, limit: int) -> tuple[int, list[DroppedSearch]]:
         """How many searches were dropped in all, and the latest ``limit`` of them, oldest first."""
-        total = int(conn.execute(select(func.count()).select_from(self.table)).scalar_one())
         latest = select(self.table).order_by(self.table.c.id.desc()).limit(limit)
-        rows = reversed(conn.execute(latest).mappings().all())
+        with self._connect() as conn:
+            total = int(conn.execute(select(func.count()).select_from(self.table)).scalar_one())
+            rows = list(reversed(conn.execute(latest).mappings().all()))
         return total, [
             DroppedSearch(
                 request_id=row["request_id"],

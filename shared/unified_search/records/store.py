@@ -40,8 +40,6 @@ everywhere. The table shapes and row conversions live in ``unified_search.record
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -91,8 +89,6 @@ from unified_search.records.writer_process import Fresh, WriterProcess
 from unified_search.types import Reference, SearchType, Source
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
-
-logger = logging.getLogger(__name__)
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}")
 # PostgreSQL advisory lock taken while creating tables: any fixed number, the same in every process.
 _CREATE_LOCK = 7261020417
@@ -178,7 +174,7 @@ class SearchStore(Closable):
         )
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect)
-        self.drops = DropList(define_drops(self.metadata, table_prefix))
+        self.drops = DropList(define_drops(self.metadata, table_prefix), self._connection)
         # The async twins run on the store's own threads, within ``timeout``.
         self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
         self.writer = RecordWriter(
@@ -186,7 +182,7 @@ class SearchStore(Closable):
             max_pending=max_pending,
             close_timeout=timeout,
             stall=wait,
-            on_drop=self._dropped,
+            on_drop=self.drops.add,
         )
         # Under load, a process of its own writes the batches (an in-memory database has none).
         options = {"echo": echo, "table_prefix": table_prefix, "timeout": timeout, "sync": sync}
@@ -300,21 +296,9 @@ class SearchStore(Closable):
             retryable=True,
         )
 
-    def _dropped(self, writes: Sequence[PendingWrite], error: SearchError) -> None:
-        """List searches the writer gave up on (the writer's thread calls this)."""
-        self.drops.add(writes, error)
-        self._list_drops()
-
-    def _list_drops(self) -> None:
-        """Write the drops waiting to be listed, if the database takes them now."""
-        if self.drops.waiting:
-            with contextlib.suppress(SearchError), self._connection() as conn:
-                self.drops.write(conn)
-
     def dropped_searches(self, limit: int = 100) -> tuple[int, list[DroppedSearch]]:
         """How many searches were dropped (by any process), and the latest ``limit`` of them."""
-        with self._connection() as conn:
-            return self.drops.read(conn, limit)
+        return self.drops.read(limit)
 
     def status(self) -> StoreStatus:
         """How writes are going: queued, dropped (here and in all), the failure if any."""
@@ -342,7 +326,7 @@ class SearchStore(Closable):
             process.start()  # searches come faster than one at a time: busy enough for a process
         if process is None or not process.ready or not process.write(fresh, rows):
             self.write_rows(fresh, rows)  # quiet, the process is starting, or it just died
-        self._list_drops()  # the store takes writes again: list what was given up meanwhile
+        self.drops.flush()  # the store takes writes again: list what was given up meanwhile
 
     def write_rows(self, fresh: Fresh, rows: Sequence[RecordRows]) -> None:
         """Write fresh scopes' numbering and record rows in one transaction (the writer process's job)."""
@@ -533,13 +517,7 @@ class SearchStore(Closable):
     def close(self) -> None:
         """Write every queued record (retrying up to ``timeout`` s), then close the connections."""
         self.writer.close()
-        self._list_drops()
-        if waiting := self.drops.waiting:
-            logger.error(
-                "%d dropped searches could not be listed in the store either: %s",
-                len(waiting),
-                ", ".join(waiting),
-            )
+        self.drops.close()
         if self._process is not None:
             self._process.close()
         self._gate.close()

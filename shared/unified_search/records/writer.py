@@ -20,13 +20,11 @@ Back-pressure: when ``max_pending`` searches wait, ``asubmit`` waits for room
 room is refused with a ``SearchError`` that the caller reports.
 
 Failures: a retryable failure (the database is unreachable, its disk full) keeps
-the batch and retries it with exponential backoff until it is written, logging
-each failure; ``problem`` (and ``failure``, its coded error) says what is wrong
-meanwhile, so searches stop waiting for the store. A write that fails for any
-other reason is retried alone; one that fails alone is dropped. So is a batch
-still failing when ``close`` gives up. Every dropped search is logged with its
-request ID, counted in ``dropped`` and handed to ``on_drop`` (the store keeps a
-list), and its waiters are told.
+the batch and retries it with exponential backoff until it is written, logging each
+failure; ``problem`` (``failure``, coded) says what is wrong meanwhile, so searches
+stop waiting for the store. A write that fails otherwise is retried alone; one that
+fails alone is dropped, as is a batch still failing when ``close`` gives up: logged
+with its request ID, counted (``dropped``), handed to ``on_drop``, its waiters told.
 """
 
 from __future__ import annotations
@@ -79,7 +77,6 @@ class PendingWrite:
 
 BatchWriter = Callable[[Sequence[PendingWrite]], None]
 DropHandler = Callable[[Sequence[PendingWrite], SearchError], None]
-"""Told of searches given up on, and why."""
 
 _STOP = object()
 
@@ -131,7 +128,8 @@ class RecordWriter:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
-        self._failure: SearchError | None = None
+        self.failure: SearchError | None = None
+        """The coded error of the last failed write, while writes fail (``None`` after)."""
         self._give_up_at = float("inf")  # retry a failing store forever, until closing
         self._close_timeout = close_timeout
         self._stall = stall
@@ -145,16 +143,11 @@ class RecordWriter:
         ``None`` while writes succeed.
         """
         since = self._busy_since
-        if self._failure is None and since is not None:
+        if self.failure is None and since is not None:
             busy = time.monotonic() - since
             if busy > self._stall:
                 return f"the store has not finished a write for {busy:.1f} s"
-        return None if self._failure is None else str(self._failure)
-
-    @property
-    def failure(self) -> SearchError | None:
-        """The coded error of the last failed write while writes are failing (``None`` after)."""
-        return self._failure
+        return None if self.failure is None else str(self.failure)
 
     @property
     def pending(self) -> int:
@@ -315,7 +308,7 @@ class RecordWriter:
 
         def report(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
-            self._failure = exc if isinstance(exc, SearchError) else None
+            self.failure = exc if isinstance(exc, SearchError) else None
             logger.error(
                 "could not write %d searches (attempt %d, %d more queued), retrying: %s",
                 len(batch),
@@ -334,9 +327,9 @@ class RecordWriter:
         for attempt in retrying:
             with attempt:
                 self._write(batch)
-        if self._failure is not None:
+        if self.failure is not None:
             logger.warning("the record store is back; %d searches written", len(batch))
-            self._failure = None
+            self.failure = None
 
     def _one_by_one(self, batch: list[PendingWrite]) -> None:
         """Write each search alone, so one bad write cannot keep the others out."""
@@ -355,10 +348,7 @@ class RecordWriter:
             logger.error("search %s dropped, its record is not stored: %s", write.request_id, exc)
         self.dropped += len(given_up)
         if self._on_drop is not None and given_up:
-            try:
-                self._on_drop(given_up, exc)
-            except Exception:  # the store's list of drops must not stop the writer
-                logger.exception("could not list %d dropped searches", len(given_up))
+            self._on_drop(given_up, exc)
         for write in writes:
             write.done.set_exception(exc)
 
