@@ -96,7 +96,7 @@ class ReadFile:
                     text=encodable(parsed.text),
                     title=encodable(parsed.title),
                     source=name,
-                    metadata={k: encodable(v) for k, v in meta.items()},
+                    metadata={encodable(k): encodable(v) for k, v in meta.items()},
                 )
                 docs.append(doc)
         return docs, skipped
@@ -189,6 +189,9 @@ def walk(
         except (OSError, RuntimeError) as exc:
             found.skipped.append(SkippedFile(str(raw), _link_problem(exc)))
             continue
+        if encodable(str(root)) != str(root):
+            found.skipped.append(SkippedFile(encodable(str(raw)), "its name is not UTF-8 text"))
+            continue
         found.roots.append(root)
         if root.is_dir():
             _walk_folder(root, found, recursive=recursive, exclude=exclude, hidden=hidden)
@@ -213,7 +216,7 @@ def _walk_folder(
             if reason or not recursive:
                 dirs.remove(name)
                 if reason and reason != "excluded":
-                    found.skipped.append(SkippedFile(relative + "/", reason))
+                    found.skipped.append(SkippedFile(encodable(relative) + "/", reason))
         for name in sorted(names):
             entry = here / name
             relative = entry.relative_to(root).as_posix()
@@ -225,7 +228,7 @@ def _walk_folder(
             if reason is None:
                 found.files.append(SourceFile(entry, relative))
             elif reason != "excluded":
-                found.skipped.append(SkippedFile(relative, reason))
+                found.skipped.append(SkippedFile(encodable(relative), reason))
 
 
 def _unlistable(root: Path, error: OSError, found: Walk) -> None:
@@ -236,6 +239,8 @@ def _unlistable(root: Path, error: OSError, found: Walk) -> None:
 
 
 def _left_out(entry: Path, relative: str, exclude: Sequence[str], hidden: bool) -> str | None:
+    if encodable(entry.name) != entry.name:  # bytes that are not UTF-8: no index can name it
+        return "its name is not UTF-8 text"
     if any(fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(entry.name, p) for p in exclude):
         return "excluded"
     if not hidden and entry.name.startswith("."):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import tracemalloc
 import zipfile
@@ -309,3 +310,22 @@ def test_fuzzed_files_are_read_or_refused_never_raise(suffix: str) -> None:
             doc.id.encode()
 
     check()
+
+
+async def test_a_file_whose_name_is_not_utf8_is_skipped_the_rest_indexed(
+    tmp_path: Path, make_embedding: Any
+) -> None:
+    folder = write(tmp_path / "docs", GOOD)
+    (folder / os.fsdecode(b"caf\xe9.md")).write_text("# Cafe\n\nCoffee.")
+    (folder / os.fsdecode(b"dir\xff")).mkdir()
+    kb = KBHandler.from_config(kb_config(tmp_path, LimitsConfig()), embedding=make_embedding())
+    try:
+        report = await kb.aindex_paths("names", [folder])
+        listed = {d.id for d in await kb.alist_documents("names")}
+    finally:
+        await kb.aclose()
+    assert listed == GOOD_DOCUMENTS
+    assert {(s.path, s.reason) for s in report.skipped} == {
+        ("caf\ufffd.md", "its name is not UTF-8 text"),
+        ("dir\ufffd/", "its name is not UTF-8 text"),
+    }
