@@ -10,7 +10,9 @@ LangChain's loader of that type. Figures: what happened (read, skipped with a
 reason, raised), seconds, and peak RSS above the process's RSS before reading. Then a
 whole ``unified-search index`` run of the reported case: 41 documents beside the deep
 ``.jsonl`` and the wide ``.csv`` (exit code, documents indexed, seconds), against
-LlamaIndex's ``SimpleDirectoryReader`` over the same folder.
+LlamaIndex's ``SimpleDirectoryReader`` over the same folder; and a whole run of a
+20 MB single-line ``.jsonl`` beside one document, against the same run without it
+(seconds, peak RSS of the ``index`` process).
 
 Attacks on the HTTP API (the real application over the bundled shop database, one
 uvicorn worker): 200 connections that stall (100 send nothing, 100 drip a header byte
@@ -192,6 +194,47 @@ def cli(home: Path, *args: str, config: Path | None = None) -> subprocess.Comple
         timeout=900,
         check=False,
     )
+
+
+def peak_run(home: Path, *args: str) -> tuple[int, float, float]:
+    """Run the command line; its exit code, seconds and peak RSS (MiB, polled every 20 ms)."""
+    import psutil
+
+    env = {**os.environ, "UNIFIED_SEARCH_HOME": str(home)}
+    command = [sys.executable, "-m", "unified_search.cli", *args]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    watched = psutil.Process(process.pid)
+    peak = 0
+    while process.poll() is None:
+        try:
+            peak = max(peak, watched.memory_info().rss)
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.02)
+    return process.wait(), time.perf_counter() - started, peak / (1 << 20)
+
+
+def one_long_line(folder: Path, smoke: bool, systems: dict[str, Figures]) -> None:
+    """A whole index run of a single-line JSON Lines file, beside one document, and without it."""
+    figures: Figures = {}
+    for label, line in (("index_without_line", 0), ("index_with_line", 2 if smoke else 20)):
+        docs = folder / label
+        docs.mkdir()
+        (docs / "note.md").write_text("# Note\n\nBatteries last thirty hours.\n")
+        if line:
+            (docs / "line.jsonl").write_bytes(b'{"text": "' + b"x" * (line * 10**6) + b'"}')
+        code, seconds, peak = peak_run(
+            folder / f"{label}-home", "index", str(docs), "-q", "--collection", "line"
+        )
+        figures |= {
+            f"{label}_exit_code": float(code),
+            f"{label}_seconds": round(seconds, 2),
+            f"{label}_peak_rss_mib": round(peak, 1),
+        }
+    systems[OURS] |= figures
 
 
 def index_run(folder: Path, smoke: bool, systems: dict[str, Figures]) -> None:
@@ -456,6 +499,7 @@ def main(args: argparse.Namespace) -> dict[str, Figures]:
     parts = {
         "files": lambda folder: files(folder, args.smoke, systems),
         "index": lambda folder: index_run(folder, args.smoke, systems),
+        "line": lambda folder: one_long_line(folder, args.smoke, systems),
         "http": lambda folder: http(folder, args.smoke, args.stall_seconds, systems),
         "view": lambda folder: operator_view(folder, systems),
         "disk": lambda folder: full_disk(folder, systems),
@@ -485,7 +529,7 @@ if __name__ == "__main__":
     parser.add_argument("--smoke", action="store_true", help="small attacks, a few seconds each")
     parser.add_argument("--stall-seconds", type=float, default=30.0)
     parser.add_argument(
-        "--parts", default="files,index,http,view,disk,collection", help="comma-separated"
+        "--parts", default="files,index,line,http,view,disk,collection", help="comma-separated"
     )
     parser.add_argument("--json", type=Path)
     arguments = parser.parse_args()
