@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from unified_search.config import SearchConfig
 from unified_search.config.kb import LimitsConfig
 from unified_search.kb import readers
-from unified_search.kb.files import SourceFile, parse_file
+from unified_search.kb.files import DirectoryReader, SourceFile, parse_file
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.readers import Unreadable
 
@@ -329,3 +329,25 @@ async def test_a_file_whose_name_is_not_utf8_is_skipped_the_rest_indexed(
         ("caf\ufffd.md", "its name is not UTF-8 text"),
         ("dir\ufffd/", "its name is not UTF-8 text"),
     }
+
+
+@pytest.mark.parametrize(
+    "error", [RecursionError("maximum recursion depth"), MemoryError(), KeyError("x"), ValueError()]
+)
+def test_whatever_a_parser_raises_costs_only_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """A parser's own failure on a file (a bug of its own included) skips that file with the error."""
+
+    def broken(data: bytes, fallback: str, limits: LimitsConfig) -> list[readers.Parsed]:
+        if b"trigger" in data:
+            raise error
+        return readers.read_markdown(data, fallback, limits)
+
+    monkeypatch.setitem(readers.READERS, ".md", ("markdown", broken))
+    folder = write(tmp_path / "docs", {"a.md": "# A\n\nfine", "b.md": "trigger", "c.md": "fine"})
+    reader = DirectoryReader(folder)
+    assert sorted(d.id for d in reader.load()) == ["a.md", "c.md"]
+    [skipped] = reader.skipped
+    assert skipped.path == "b.md"
+    assert skipped.reason.startswith(f"its markdown parser failed: {type(error).__name__}")

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event
 
 from unified_search.engine.searcher import Searcher
-from unified_search.errors import ErrorCode
+from unified_search.errors import ErrorCode, SearchError
 from unified_search.records.store import SearchStore
 
 #: A query long enough that recording it needs new pages of the database file.
@@ -197,3 +197,54 @@ async def test_a_read_only_postgres_store_answers_searches_and_drops_their_recor
         store.engine.dispose()
         store.metadata.drop_all(store.engine)
         store.engine.dispose()
+
+
+class Original(Exception):
+    """What a driver raises: SQLite's result code name, PostgreSQL's SQLSTATE."""
+
+    def __init__(self, message: str, name: str = "", state: str = "") -> None:
+        super().__init__(message)
+        self.sqlite_errorname, self.sqlstate = name, state
+
+
+@pytest.mark.parametrize(
+    ("name", "state", "nearly_full", "code"),
+    [
+        ("SQLITE_FULL", "", False, ErrorCode.STORAGE_FULL),
+        ("", "53100", False, ErrorCode.STORAGE_FULL),
+        ("SQLITE_IOERR_WRITE", "", True, ErrorCode.STORAGE_FULL),
+        ("SQLITE_IOERR_WRITE", "", False, ErrorCode.NETWORK_ERROR),
+        ("SQLITE_READONLY_DBMOVED", "", False, ErrorCode.READ_ONLY),
+        ("", "25006", False, ErrorCode.READ_ONLY),
+        ("SQLITE_BUSY", "", False, ErrorCode.NETWORK_ERROR),
+    ],
+)
+def test_database_failures_are_named_for_what_they_are(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    state: str,
+    nearly_full: bool,
+    code: ErrorCode,
+) -> None:
+    """An I/O error is a full disk only when the disk has (almost) no space left."""
+    from sqlalchemy import exc as sa_exc
+
+    from unified_search.records import engine
+
+    monkeypatch.setattr(engine, "NEARLY_FULL", 1 << 62 if nearly_full else 0)
+    failure = sa_exc.OperationalError("INSERT", {}, Original("disk trouble", name, state))
+    coded = engine.coded_failure(failure, "the store", str(tmp_path))
+    assert coded.code is code and "disk trouble" in coded.message
+    other = sa_exc.IntegrityError("INSERT", {}, Original("constraint"))
+    assert engine.coded_failure(other, "the store", None).code is ErrorCode.UNKNOWN
+
+
+def test_the_status_of_a_store_that_cannot_be_read_says_so(
+    sqlite_store: SearchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreadable(limit: int) -> Any:
+        raise SearchError(ErrorCode.NETWORK_ERROR, "gone", provider="store")
+
+    monkeypatch.setattr(sqlite_store.drops, "read", unreadable)
+    assert sqlite_store.status().dropped_total is None
