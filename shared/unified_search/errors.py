@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model
 
 
 class ErrorCode(StrEnum):
-    """Why a search failed, in terms a caller can act on."""
+    """Why a search (or a store's write) failed, in terms a caller can act on.
+
+    The last three name faults of this machine's storage, so an operator is not sent
+    looking at the network: ``STORAGE_FULL``, the disk (or database) holding a store has
+    no room left, and writes resume once space is freed; ``READ_ONLY``, a store can be
+    read but not written (a read-only file, mount or database); ``NOT_FOUND``, what a
+    long operation works on is gone (a collection dropped while it was being indexed).
+    """
 
     NO_API_KEY = "NO_API_KEY"
     INVALID_API_KEY = "INVALID_API_KEY"
@@ -32,12 +39,21 @@ class ErrorCode(StrEnum):
     TIMEOUT = "TIMEOUT"
     INVALID_QUERY = "INVALID_QUERY"
     UNSUPPORTED = "UNSUPPORTED"
+    STORAGE_FULL = "STORAGE_FULL"
+    READ_ONLY = "READ_ONLY"
+    NOT_FOUND = "NOT_FOUND"
     UNKNOWN = "UNKNOWN"
 
 
 #: Failures that may succeed when tried again later.
 RETRYABLE_CODES = frozenset(
-    {ErrorCode.RATE_LIMITED, ErrorCode.NETWORK_ERROR, ErrorCode.PROVIDER_ERROR, ErrorCode.TIMEOUT}
+    {
+        ErrorCode.RATE_LIMITED,
+        ErrorCode.NETWORK_ERROR,
+        ErrorCode.PROVIDER_ERROR,
+        ErrorCode.TIMEOUT,
+        ErrorCode.STORAGE_FULL,
+    }
 )
 
 

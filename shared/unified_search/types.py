@@ -8,6 +8,7 @@ the design documents (``citation_id``, ``record_id``, ``graph_nodes`` ...).
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from datetime import date
 from enum import StrEnum
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from unified_search.errors import ErrorInfo
+from unified_search.escape import visible
 from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
@@ -74,7 +76,10 @@ class SearchRequest(_Model):
     """
 
     query: str
-    """The question or search terms; surrounding whitespace is removed."""
+    """The question or search terms, as :func:`normal_query` leaves them: NFKC-normalised
+    (fullwidth ``ｂａｔｔｅｒｙ`` is ``battery``), zero-width characters and surrounding
+    whitespace removed, terminal controls written as escapes. One without a visible
+    character is refused."""
     type: SearchType = SearchType.WEB
     limit: int | None = Field(default=None, ge=1, le=100)
     """Most items wanted from this source; ``None`` uses the source's configured maximum."""
@@ -131,10 +136,7 @@ class SearchRequest(_Model):
     @field_validator("query")
     @classmethod
     def _query_has_text(cls, value: str) -> str:
-        stripped = value.strip()
-        if not stripped:
-            raise ValueError("query must contain text")
-        return stripped
+        return normal_query(value)
 
     @model_validator(mode="after")
     def _dates_agree(self) -> SearchRequest:
@@ -143,6 +145,34 @@ class SearchRequest(_Model):
         if self.start_date and self.end_date and self.start_date > self.end_date:
             raise ValueError("start_date must not be after end_date")
         return self
+
+
+#: Characters that are never seen and never mean anything in a query: zero-width space,
+#: word joiner, byte-order mark.
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u2060\ufeff"))
+
+
+def normal_query(query: str) -> str:
+    """The form of ``query`` every source searches, the records keep and the API shows.
+
+    NFKC normalisation makes compatibility forms search as what they stand for
+    (fullwidth letters, ligatures, circled digits); a query needs one visible character
+    (a letter, digit, punctuation mark or symbol): blanks, zero-width characters and
+    byte-order marks alone would match arbitrary documents. Terminal controls (ESC, the
+    bidirectional controls) stay searchable but are written as escapes
+    (``unified_search.escape.visible``), so the stored query is inert wherever it is shown.
+
+    Example:
+        >>> normal_query("  ｂａｔｔｅｒｙ\u200b life ")
+        'battery life'
+
+    Raises:
+        ValueError: the query has no visible character.
+    """
+    normal = unicodedata.normalize("NFKC", query).translate(_ZERO_WIDTH).strip()
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in normal):
+        raise ValueError("query must contain text (a visible character)")
+    return visible(normal)
 
 
 class ResultItem(_Model):

@@ -126,3 +126,23 @@ def test_index_refuses_a_bad_collection_name(cli: Cli, tmp_path: Path) -> None:
     assert run.code == 2
     assert "is not a collection name" in run.err
     assert len(run.err.strip().splitlines()) == 1
+
+
+def test_a_deep_jsonl_and_a_wide_csv_cost_only_themselves(cli: Cli, tmp_path: Path) -> None:
+    """Beside 41 documents, each file past a ``kb.limits`` bound is skipped with it: exit 1."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(41):
+        (docs / f"doc{i:02}.md").write_text(f"# Doc {i}\n\nPassage {i} about batteries.\n")
+    (docs / "deep.jsonl").write_text("[" * 100_000 + "\n")
+    (docs / "wide.csv").write_text("title,text\nbig," + "x" * 200_000 + "\nok,fine\n")
+    done = cli("index", str(docs), "--collection", "hostile", "-q")
+    assert done.code == 1, done.err
+    # deep.jsonl is read (its one line refused); wide.csv is not
+    assert summary(done.out) == {
+        "files": 43, "changed": 42, "unchanged": 0, "removed": 0, "skipped": 2
+    }  # fmt: skip
+    assert "41 chunks embedded" in done.out
+    assert "deep.jsonl#1: nested deeper than 64 levels (kb.limits.max_depth)" in done.out
+    assert "wide.csv: row 1: a field longer than 131,072 characters" in done.out
+    assert "unexpected" not in done.err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -158,3 +159,51 @@ def test_the_table_shows_the_scores_it_is_ordered_by() -> None:
     rows = [line for line in rendered("table", shown).splitlines() if "ref_00" in line]
     scores = [float(cell) for row in rows for cell in row.split("│")[5:6]]
     assert scores == [0.93, 0.61, 0.42]
+
+
+#: A screen clear, an OSC-8 link, a C1 CSI, DEL and a bidi override, beside markup.
+CONTROLS = "[/bold] \x1b[2J\x1b]8;;http://evil.example\x07link\x1b]8;;\x07 \x9b31m\x7f \u202eevil"
+ACTIVE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def controlled() -> SearchResponse:
+    """Controls in every place a response carries found or sent text: items, trace, errors."""
+    base = troubled()
+    ref = base.references[0].model_copy(update={"title": CONTROLS, "content": CONTROLS})
+    failed = base.results[1].model_copy(
+        update={"error": ErrorInfo(code=ErrorCode.UNKNOWN, message=CONTROLS, provider="db")}
+    )
+    context = base.context.model_copy(update={"references": [ref], "xml": CONTROLS})
+    return base.model_copy(
+        update={"context": context, "results": [base.results[0], failed], "trace": []}
+    )
+
+
+@pytest.mark.parametrize("output", ["table", "markdown", "xml", "json"])
+def test_terminal_controls_are_shown_as_escapes_in_every_format(output: str) -> None:
+    text = rendered(output, controlled())
+    assert ACTIVE.search(text) is None, (output, ACTIVE.search(text))
+    if output == "json":  # exact: it reads back as the very text
+        assert json.loads(text)["references"][0]["title"] == CONTROLS
+    else:
+        assert "\\x1b[2J" in text and "\\u202eevil" in text and "\\x9b31m" in text
+
+
+def test_the_trace_shows_queries_and_errors_as_text() -> None:
+    from unified_search.cli.render import trace_table
+    from unified_search.contract.events import TraceNode
+
+    node = TraceNode(
+        id="n1",
+        kind="search_item",
+        label="kb",
+        status="failed",
+        input={"query": CONTROLS},
+        error=ErrorInfo(code=ErrorCode.UNKNOWN, message=CONTROLS),
+    )
+    buffer = io.StringIO()
+    console = stdout()
+    console.file, console.width = buffer, 400
+    console.print(trace_table([node]))
+    assert ACTIVE.search(buffer.getvalue()) is None
+    assert "[/bold] \\x1b[2J" in buffer.getvalue()

@@ -1,5 +1,5 @@
 """``unified-search serve`` as an operator runs it: the token it insists on beyond loopback,
-and a stalled upload answered 408 and let go, over a real socket."""
+and a stalled upload or stalled headers answered 408 and let go, over a real socket."""
 
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ def wait_until_served(port: int, server: subprocess.Popen[str]) -> None:
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """A server on loopback with a one-second body timeout and a token."""
+    """A server on loopback with one-second header and body timeouts and a token."""
     config = tmp_path / "search.yml"
-    config.write_text("server:\n  body_timeout: 1\n")
+    config.write_text("server:\n  body_timeout: 1\n  header_timeout: 1\n")
     port = free_port()
     server = serve(tmp_path, "--port", str(port), "--config", str(config), **{TOKEN_ENV: TOKEN})
     try:
@@ -131,3 +131,17 @@ def test_a_stalled_upload_is_answered_408_and_its_connection_closed(
     assert b'"field":"body"' in received and b"server.body_timeout" in received
     assert b"connection: close" in received.lower()
     assert 0.9 <= waited < 4  # closed on the answer, not at the keep-alive timeout after it
+
+
+def test_headers_never_finished_are_answered_408_from_the_configuration(
+    running: tuple[int, subprocess.Popen[str]],
+) -> None:
+    """The workers' protocol reads ``server.header_timeout`` from the file ``serve`` was given."""
+    port, _ = running
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as stalled:
+        stalled.sendall(b"GET /api/chat/c/searches HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        received = b""
+        while chunk := stalled.recv(65536):
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 408 "), received[:200]
+    assert b"server.header_timeout" in received and b'"field": "headers"' in received

@@ -17,6 +17,7 @@ import click
 from pydantic import ValidationError
 
 from unified_search.errors import ConfigurationError, ErrorCode, SearchError
+from unified_search.escape import visible
 
 PROG = "unified-search"
 #: Set to any value to get the traceback of an unexpected error instead of one line.
@@ -128,7 +129,7 @@ def main() -> None:
 
 def fail(message: str, code: int) -> int:
     """Print ``message`` as one line on stderr and return ``code``."""
-    line = " ".join(message.split())
+    line = " ".join(visible(message).split())  # an error may quote what a client sent
     print(f"{PROG}: error: {line}", file=sys.stderr)
     return code
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from unified_search.cli.console import stderr, stdout
+from unified_search.cli.console import plain, stderr, stdout
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.progress import LINE_EVERY, IndexProgress
 from unified_search.cli.settings import load_config
@@ -106,9 +106,8 @@ def index(
             )
             exit_now(INTERRUPTED)
     stdout().print(
-        file_summary(report, time.perf_counter() - started),
+        plain(file_summary(report, time.perf_counter() - started)),
         highlight=False,
-        markup=False,
         soft_wrap=True,
     )
     if not report.changed and not report.unchanged and not report.removed:

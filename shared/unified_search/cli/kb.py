@@ -8,10 +8,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
-from unified_search.cli.console import stdout
+from unified_search.cli.console import plain, stdout
 from unified_search.cli.index import check_collection
 from unified_search.cli.options import BadInput, config_option
 from unified_search.cli.settings import load_config
@@ -65,12 +64,12 @@ def list_(collection: str | None, config_path: str | None) -> int:
             )
             for name in names:
                 docs = await handler.alist_documents(name)
-                table.add_row(escape(name), str(len(docs)), str(sum(d.chunks for d in docs)))
+                table.add_row(plain(name), str(len(docs)), str(sum(d.chunks for d in docs)))
             return table
         docs = await handler.alist_documents(collection)
-        table = Table("document", "title", "chunks", title=collection, title_justify="left")
+        table = Table("document", "title", "chunks", title=plain(collection), title_justify="left")
         for doc in docs:
-            table.add_row(escape(doc.id), escape(doc.title), str(doc.chunks))
+            table.add_row(plain(doc.id, line=True), plain(doc.title, line=True), str(doc.chunks))
         return table
 
     stdout().print(_with_kb(config_path, work))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 
-from unified_search.cli.console import stdout
+from unified_search.cli.console import plain, print_json, stdout
 from unified_search.cli.options import BadInput
 from unified_search.cli.render import error_line, references_table
 
@@ -33,7 +32,12 @@ SOURCES = ("user", "hook", "auto", "web", "kb", "db")
     type=click.IntRange(1, 10_000),
     default=100,
     show_default=True,
-    help="At most this many of the latest searches (with --chat or --source).",
+    help="At most this many of the latest searches (with --chat, --source or --dropped).",
+)
+@click.option(
+    "--dropped",
+    is_flag=True,
+    help="The searches whose records were given up on (not stored), and how many in all.",
 )
 @click.option(
     "--format",
@@ -44,22 +48,34 @@ SOURCES = ("user", "hook", "auto", "web", "kb", "db")
     help="table: searches and references; json: the stored records.",
 )
 def records(
-    request_id: str | None, chat_id: str | None, source: str | None, limit: int, output: str
+    request_id: str | None,
+    chat_id: str | None,
+    source: str | None,
+    limit: int,
+    dropped: bool,
+    output: str,
 ) -> int:
     """Show the stored searches and cited references of REQUEST_ID, or of a chat or a source.
 
     Every search, deep search and demo run is recorded in the search store
     (search.sqlite3 in $UNIFIED_SEARCH_HOME); the request ID is printed after each.
 
+    A record the store finally gave up on (its disk full or read-only when the
+    process closed, or the record failing on its own) is logged with its request ID
+    and listed by --dropped.
+
     \b
     Examples:
       unified-search records 3f2c9a0e8b7d4c1fa6e5d4c3b2a19080
       unified-search records --chat support-42 --source kb
+      unified-search records --dropped
     """  # noqa: D301 - click reads \b as "keep these lines"
     from unified_search.records.store import SearchStore
 
+    if dropped:
+        return show_dropped(limit, output)
     if request_id is None and chat_id is None and source is None:
-        raise BadInput("give a REQUEST_ID, --chat ID or --source SOURCE")
+        raise BadInput("give a REQUEST_ID, --chat ID, --source SOURCE or --dropped")
     with SearchStore() as store:
         if request_id is not None:
             found = store.get_searches(request_id)
@@ -73,7 +89,7 @@ def records(
         raise BadInput(_nothing_found(request_id, chat_id, source))
     console = stdout()
     if output == "json":
-        console.print_json(json.dumps([r.model_dump(mode="json") for r in found]))
+        print_json(console, [r.model_dump(mode="json") for r in found])
         return 0
     console.print(searches_table(found))
     title = f"References of {request_id}" if request_id else "References"
@@ -92,21 +108,44 @@ def _nothing_found(request_id: str | None, chat_id: str | None, source: str | No
     return "no stored search has " + " and ".join(part for part in parts if part)
 
 
+def show_dropped(limit: int, output: str) -> int:
+    """Print how many searches were dropped in all, and the latest ``limit`` of them."""
+    from unified_search.records.store import SearchStore
+
+    with SearchStore() as store:
+        total, latest = store.dropped_searches(limit)
+    console = stdout()
+    if output == "json":
+        print_json(
+            console,
+            {"dropped_total": total, "dropped": [d.model_dump(mode="json") for d in latest]},
+        )
+        return 0
+    table = Table(title=f"Dropped searches: {total} in all", title_justify="left")
+    for column in ("request", "when", "code", "why"):
+        table.add_column(column, overflow="fold")
+    for drop in latest:
+        when = drop.dropped_at.strftime("%Y-%m-%d %H:%M:%S")
+        table.add_row(plain(drop.request_id), when, drop.code.value, plain(drop.message, line=True))
+    console.print(table)
+    return 0
+
+
 def searches_table(found: list[SearchRecord]) -> Table:
-    """One row per stored search of a request."""
+    """One row per stored search of a request; what a client sent is shown as inert text."""
     table = Table(title="Searches", title_justify="left")
     for column in ("request", "type", "source", "query", "chat", "refs", "ms", "when", "error"):
         table.add_column(column, overflow="fold")
     for record in found:
         table.add_row(
-            record.request_id,
+            plain(record.request_id),
             record.type.value,
             record.source.value,
-            record.query,
-            record.chat_id or "",
+            plain(record.query, line=True),
+            plain(record.chat_id),
             str(len(record.references)),
             f"{record.duration_ms:.0f}",
             record.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            error_line(record.error) if record.error else "",
+            plain(error_line(record.error) if record.error else ""),
         )
     return table

@@ -1,23 +1,26 @@
 """Show a search response on the terminal: a table, JSON, the ``<references>`` XML or Markdown.
 
-Titles and content come from the web and from databases: they are printed as
-plain text (rich markup in them is escaped) and flattened to one line per cell.
+Titles, content, queries and error messages come from the web, from databases and
+from whoever sent a query: they are printed as plain text (never read as Rich markup,
+terminal controls shown as escapes; see ``cli.console.plain``) and flattened to one
+line per cell.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from unified_search.cli.console import plain, print_json
 from unified_search.contract.events import TraceNode
 from unified_search.contract.response import SearchResponse
 from unified_search.db.understanding import understandings, understood_json
 from unified_search.errors import ErrorInfo
+from unified_search.escape import visible
 from unified_search.policy.synthesis import flat
 from unified_search.types import Reference
 
@@ -28,11 +31,11 @@ SNIPPET = 90
 def show(console: Console, response: SearchResponse, output: str) -> None:
     """Print ``response`` in the ``output`` format (table, json, xml or markdown)."""
     if output == "json":
-        console.print_json(json.dumps(response_json(response)))
+        print_json(console, response_json(response))
     elif output == "xml":
-        console.print(response.context.xml, markup=False, highlight=False, soft_wrap=True)
+        console.print(plain(response.context.xml), highlight=False, soft_wrap=True)
     elif output == "markdown":
-        console.print(markdown(response), markup=False, highlight=False, soft_wrap=True)
+        console.print(plain(markdown(response)), highlight=False, soft_wrap=True)
     else:
         show_table(console, response)
 
@@ -42,14 +45,16 @@ def show_table(console: Console, response: SearchResponse) -> None:
     console.print(references_table(response.references))
     console.print(trace_table(response.trace))
     for line in understood_lines(response):
-        console.print(escape(line), highlight=False)
+        console.print(plain(line), highlight=False)
     for error in response.errors:
-        console.print(f"[red]failed[/red] {escape(error_line(error))}")
+        console.print(Text.assemble(("failed", "red"), " ", plain(error_line(error))))
     for warning in response.warnings:
-        console.print(f"[yellow]warning[/yellow] {escape(error_line(warning))}")
+        console.print(Text.assemble(("warning", "yellow"), " ", plain(error_line(warning))))
     console.print(
-        f"status: {response.status}  request id: {response.request_id}  "
-        f"({response.duration_ms:.0f} ms)",
+        plain(
+            f"status: {response.status}  request id: {response.request_id}  "
+            f"({response.duration_ms:.0f} ms)"
+        ),
         highlight=False,
     )
 
@@ -89,12 +94,12 @@ def references_table(references: Sequence[Reference], title: str = "References")
         table.add_column(column, overflow="fold")
     for ref in references:
         table.add_row(
-            ref.id,
+            plain(ref.id),
             ref.type.value,
-            escape(flat(ref.title, 60)),
-            escape(where(ref)),
+            plain(ref.title, 60),
+            plain(where(ref), line=True),
             f"{ranking_score(ref):.2f}",
-            escape(flat(ref.content, SNIPPET)),
+            plain(ref.content, SNIPPET),
         )
     if not references:
         table.add_row("-", "-", "no references found", "", "", "")
@@ -126,12 +131,12 @@ def trace_table(trace: Sequence[TraceNode]) -> Table:
     for node in _steps_under_their_node(trace):
         row = trace_row(node)
         table.add_row(
-            row["source"],
-            escape(flat(row["query"], 60)),
+            plain(row["source"]),
+            plain(row["query"], 60),
             _coloured(row["status"]),
             str(row["items"]),
             f"{row['ms']:.0f}",
-            escape(row["error"] or ""),
+            plain(row["error"], line=True),
         )
     return table
 
@@ -166,7 +171,7 @@ def trace_row(node: TraceNode) -> dict[str, Any]:
 def error_line(error: ErrorInfo) -> str:
     """``CODE [provider]: message`` on one line."""
     provider = f" [{error.provider}]" if error.provider else ""
-    return f"{error.code.value}{provider}: {flat(error.message)}"
+    return f"{error.code.value}{provider}: {flat(visible(error.message))}"
 
 
 def markdown(response: SearchResponse) -> str:
@@ -174,9 +179,11 @@ def markdown(response: SearchResponse) -> str:
     lines = []
     for ref in response.references:
         link = f" <{ref.url}>" if ref.url else f" ({where(ref)})" if where(ref) else ""
-        lines.append(f"{ref.index}. **[{ref.id}] {flat(ref.title) or '(untitled)'}**{link}")
+        lines.append(
+            f"{ref.index}. **[{ref.id}] {flat(visible(ref.title)) or '(untitled)'}**{link}"
+        )
         if ref.content:
-            lines.append(f"   {flat(ref.content, 300)}")
+            lines.append(f"   {flat(visible(ref.content), 300)}")
     if not lines:
         lines.append("_No references found._")
     problems = [f"- failed: {error_line(e)}" for e in response.errors]
@@ -186,6 +193,6 @@ def markdown(response: SearchResponse) -> str:
     return "\n".join(lines)
 
 
-def _coloured(status: str) -> str:
+def _coloured(status: str) -> Text:
     colour = {"completed": "green", "failed": "red", "skipped": "yellow"}.get(status)
-    return f"[{colour}]{status}[/{colour}]" if colour else status
+    return plain(status, style=colour or "")

@@ -75,7 +75,7 @@ def _run(
     config_path: str | None,
 ) -> int:
     # The engine is imported here, not at the top: ``--help`` and usage errors stay instant.
-    from unified_search.cli.console import stdout
+    from unified_search.cli.console import plain, stdout
     from unified_search.cli.render import show
     from unified_search.cli.runtime import asearch, chosen_types
     from unified_search.cli.settings import load_config
@@ -92,10 +92,10 @@ def _run(
     console = stdout()
     expanded = chosen in (QueryMode.DEEP, QueryMode.ANSWER)
     if expanded and output == "table":
-        console.print(deep_summary(response), highlight=False, markup=False)
+        console.print(plain(deep_summary(response)), highlight=False)
     show(console, response, output)
     if chosen is QueryMode.ANSWER and output == "table":
-        console.print(response.context.prompt, highlight=False, markup=False, soft_wrap=True)
+        console.print(plain(response.context.prompt), highlight=False, soft_wrap=True)
     return exit_code(response)
 
 

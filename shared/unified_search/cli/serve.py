@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 #: The import string uvicorn builds each worker's application from.
 APP_FACTORY = "unified_search.cli.serve:worker_app"
+#: The HTTP protocol of every worker: uvicorn's, with the ``server`` section's deadlines on
+#: what clients send and its cap on connections (read from the configuration in the worker).
+PROTOCOL = "unified_search.server.deadlines:DeadlineProtocol"
 
 
 @click.command()
@@ -60,18 +63,20 @@ def serve(host: str, port: int, workers: int, config_path: str | None) -> int:
     \b
     Access: clients send "Authorization: Bearer $UNIFIED_SEARCH_API_TOKEN" when that
     variable is set; it must be set to serve beyond loopback (--host 0.0.0.0).
-    Limits, allowed Host names and CORS origins: the server section of search.yml.
+    Limits (body size, header and body deadlines, connections per worker), allowed
+    Host names and CORS origins: the server section of search.yml.
     """  # noqa: D301 - click reads \b as "keep these lines"
     try:
         uvicorn = require("uvicorn", extra="server", purpose="serve")
         require("starlette", extra="server", purpose="serve")
+        require("httptools", extra="server", purpose="serve")
     except MissingDependencyError as exc:
         raise BadInput(str(exc)) from exc
     load_config(config_path)  # a bad file stops here, before any worker starts
     check_token(host, os.environ.get(TOKEN_ENV))
     if config_path is not None:
         os.environ[CONFIG_ENV] = os.path.abspath(config_path)  # the workers read it from there
-    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers)
+    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, http=PROTOCOL)
     return 0
 
 

@@ -10,6 +10,7 @@ from unified_search.config.kb import (
     GraphConfig,
     HybridConfig,
     KBConfig,
+    LimitsConfig,
 )
 from unified_search.config.keyword import KeywordConfig
 from unified_search.config.rerank import RerankConfig
@@ -45,6 +46,7 @@ __all__ = [
     "KBConfig",
     "KeywordConfig",
     "Language",
+    "LimitsConfig",
     "MCPServerConfig",
     "ModelSettings",
     "Options",

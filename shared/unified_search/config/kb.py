@@ -105,6 +105,31 @@ class GraphConfig(Section):
     """Chunks mentioning query entities added as candidates."""
 
 
+class LimitsConfig(Section):
+    """Bounds on what one indexed file may make its reader do.
+
+    A file past a bound is skipped with the bound's name, or only the record past it (a
+    JSON Lines line), and every other file is still indexed. Together with the file size
+    (``unified-search index --max-file-mb``) they bound the memory one file can take.
+    """
+
+    max_depth: int = Field(default=64, ge=1, le=10_000)
+    """Deepest nesting of lists and objects in a JSON Lines record; a deeper record is skipped
+    (one of 100,000 brackets took the whole index run down with a ``RecursionError``)."""
+    max_line_bytes: int = Field(default=1_048_576, ge=1024)
+    """Longest line of a JSON Lines or CSV file (bytes); a longer line is refused before it
+    is decoded or parsed, so a file of one 20 MB line costs no more than this."""
+    max_field_chars: int = Field(default=131_072, ge=1024)
+    """Longest CSV field and front-matter block (characters); a file holding a longer one is
+    skipped."""
+    max_records: int = Field(default=100_000, ge=1)
+    """Records read from one file: JSON Lines lines, CSV rows, PDF pages. The rest of a
+    longer file is not read, and the file is reported."""
+    max_unpacked_bytes: int = Field(default=256 * 1024 * 1024, ge=1024 * 1024)
+    """Largest size of a ``.docx`` once unzipped (the sum its members declare, which the
+    unzipping enforces): a small archive that would inflate past it (a zip bomb) is skipped."""
+
+
 class KBConfig(Section):
     """Knowledge-base settings.
 
@@ -144,3 +169,5 @@ class KBConfig(Section):
     """Lexical + dense retrieval and their fusion."""
     graph: GraphConfig = Field(default_factory=GraphConfig)
     """Entity graph built at ingestion and used with ``graph: true``."""
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    """Bounds on reading one file (nesting, line, field, records, unzipped size)."""

@@ -27,8 +27,16 @@ class ServerConfig(Section):
     """Largest request body accepted (bytes); a larger one is refused with 413."""
     max_query_chars: int = Field(default=2_000, ge=1)
     """Longest ``query`` accepted (characters); a longer one is refused with 422."""
-    body_timeout: float = Field(default=10.0, gt=0)
-    """Seconds a client may take to send its request body; a stalled upload gets 408."""
+    header_timeout: float = Field(default=10.0, gt=0, le=300)
+    """Seconds a client may take to send its request line and headers, from the moment it
+    connects (or from the first byte of its next request on a kept-alive connection); a
+    client still sending gets 408 and is disconnected, however slowly it drips bytes."""
+    body_timeout: float = Field(default=10.0, gt=0, le=300)
+    """Seconds a client may take to send its request body; a stalled upload gets 408 (and the
+    connection is closed a second later if the body was never read)."""
+    max_connections: int = Field(default=1_000, ge=1)
+    """Connections one worker process holds at once; one more is answered 503 and closed at
+    once (keep it below the open-file limit, ``ulimit -n``)."""
     allowed_hosts: list[str] = Field(default_factory=lambda: list(LOOPBACK_HOSTS))
     """``Host`` names served (``*.example.com`` matches subdomains, ``*`` any); others get 400.
     Add the name clients use when serving beyond loopback."""

@@ -3,9 +3,9 @@
 ``DirectoryReader`` walks folders (recursively by default) and reads every
 common text format (see ``kb.readers``). Nothing raises for a bad file: each
 file that is not read is listed in ``skipped`` with its reason (unsupported
-type, binary, empty, too large, not UTF-8, unreadable, a broken or looping
-symbolic link, a link out of the folder, hidden), and every other file is
-still read. Documents are named by their path relative to the folder they were
+type, binary, empty, too large, not UTF-8, past a ``kb.limits`` bound, a parser
+that failed on it, a broken or looping symbolic link, a link out of the folder,
+hidden), and every other file is still read. Documents are named by their path relative to the folder they were
 found in, so no absolute path of this machine reaches an index or a citation.
 
 Example:
@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from unified_search._optional import MissingDependencyError
+from unified_search.config.kb import LimitsConfig
+from unified_search.kb.bounds import encodable, failure
 from unified_search.kb.chunking import Document
 from unified_search.kb.readers import Parsed, Unreadable, reader_for
 from unified_search.kb.titles import file_title
@@ -90,23 +92,25 @@ class ReadFile:
             else:
                 meta = {**parsed.metadata, "file_type": self.file_type}
                 doc = Document(
-                    id=where,
-                    text=parsed.text,
-                    title=parsed.title,
+                    id=encodable(where),
+                    text=encodable(parsed.text),
+                    title=encodable(parsed.title),
                     source=name,
-                    metadata=meta,
+                    metadata={encodable(k): encodable(v) for k, v in meta.items()},
                 )
                 docs.append(doc)
         return docs, skipped
 
 
-def read_file(file: SourceFile, max_bytes: int = MAX_FILE_BYTES) -> ReadFile:
+def read_file(
+    file: SourceFile, max_bytes: int = MAX_FILE_BYTES, limits: LimitsConfig | None = None
+) -> ReadFile:
     """Read and parse one file.
 
     Raises:
         Unreadable: the reason the file is skipped (a missing parser included).
     """
-    return parse_file(file, file_bytes(file, max_bytes))
+    return parse_file(file, file_bytes(file, max_bytes), limits)
 
 
 def file_bytes(file: SourceFile, max_bytes: int = MAX_FILE_BYTES) -> bytes:
@@ -127,13 +131,20 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def parse_file(file: SourceFile, data: bytes) -> ReadFile:
-    """Parse the ``data`` of ``file`` with the reader of its type."""
+def parse_file(file: SourceFile, data: bytes, limits: LimitsConfig | None = None) -> ReadFile:
+    """Parse the ``data`` of ``file`` with the reader of its type, within ``limits``.
+
+    Whatever a parser raises on this file's content (a bug of its own included) makes
+    the file ``Unreadable`` with the error as its reason: it never reaches the files
+    read beside it.
+    """
     file_type, reader = reader_for(file.path.suffix, data)
     try:
-        parsed = reader(data, file_title(file.path.stem))
-    except MissingDependencyError as exc:
+        parsed = reader(data, file_title(file.path.stem), limits or LimitsConfig())
+    except (Unreadable, MissingDependencyError) as exc:
         raise Unreadable(str(exc)) from exc
+    except Exception as exc:  # a parser failing on hostile content: this file only
+        raise Unreadable(f"its {file_type} parser failed: {failure(exc)}") from exc
     return ReadFile(file, digest(data), parsed, file_type)
 
 
@@ -178,6 +189,9 @@ def walk(
         except (OSError, RuntimeError) as exc:
             found.skipped.append(SkippedFile(str(raw), _link_problem(exc)))
             continue
+        if encodable(str(root)) != str(root):
+            found.skipped.append(SkippedFile(encodable(str(raw)), "its name is not UTF-8 text"))
+            continue
         found.roots.append(root)
         if root.is_dir():
             _walk_folder(root, found, recursive=recursive, exclude=exclude, hidden=hidden)
@@ -202,7 +216,7 @@ def _walk_folder(
             if reason or not recursive:
                 dirs.remove(name)
                 if reason and reason != "excluded":
-                    found.skipped.append(SkippedFile(relative + "/", reason))
+                    found.skipped.append(SkippedFile(encodable(relative) + "/", reason))
         for name in sorted(names):
             entry = here / name
             relative = entry.relative_to(root).as_posix()
@@ -214,7 +228,7 @@ def _walk_folder(
             if reason is None:
                 found.files.append(SourceFile(entry, relative))
             elif reason != "excluded":
-                found.skipped.append(SkippedFile(relative, reason))
+                found.skipped.append(SkippedFile(encodable(relative), reason))
 
 
 def _unlistable(root: Path, error: OSError, found: Walk) -> None:
@@ -225,6 +239,8 @@ def _unlistable(root: Path, error: OSError, found: Walk) -> None:
 
 
 def _left_out(entry: Path, relative: str, exclude: Sequence[str], hidden: bool) -> str | None:
+    if encodable(entry.name) != entry.name:  # bytes that are not UTF-8: no index can name it
+        return "its name is not UTF-8 text"
     if any(fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(entry.name, p) for p in exclude):
         return "excluded"
     if not hidden and entry.name.startswith("."):
@@ -285,6 +301,7 @@ class DirectoryReader:
         exclude: Sequence[str] = (),
         hidden: bool = False,
         max_file_bytes: int = MAX_FILE_BYTES,
+        limits: LimitsConfig | None = None,
     ) -> None:
         if not paths:
             raise ValueError("DirectoryReader needs at least one file or folder")
@@ -293,6 +310,8 @@ class DirectoryReader:
         self.exclude = list(exclude)
         self.hidden = hidden
         self.max_file_bytes = max_file_bytes
+        self.limits = limits or LimitsConfig()
+        """Bounds on reading one file (``kb.limits``)."""
         self.skipped: list[SkippedFile] = []
         """What the last ``load`` left out, and why."""
 
@@ -317,7 +336,7 @@ class DirectoryReader:
 
     def _read(self, file: SourceFile) -> Iterable[Document]:
         try:
-            read = read_file(file, self.max_file_bytes)
+            read = read_file(file, self.max_file_bytes, self.limits)
         except Unreadable as exc:
             self.skipped.append(SkippedFile(file.name, str(exc)))
             return []

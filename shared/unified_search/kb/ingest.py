@@ -9,6 +9,13 @@ Chunks are embedded a small group at a time (so an interrupt is answered
 within a second or two) and written in larger batches (one Chroma call and one
 SQLite transaction each). When the task is cancelled, the chunks already
 embedded are written before it stops: only the group in flight is lost.
+
+One document never takes the others down: a document that cannot be chunked,
+or one of whose chunks the model fails on, is skipped with the error as its
+reason, and the rest is indexed. A group of chunks the model fails on entirely
+is the model's failure, not a document's: it stops the run, as before. So does a
+collection dropped while it is being indexed (``kb drop`` from another process):
+the run stops with ``NOT_FOUND`` naming it.
 """
 
 from __future__ import annotations
@@ -19,19 +26,21 @@ import inspect
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from unified_search.config.kb import KBConfig
+from unified_search.kb.bounds import failure
 from unified_search.kb.chunking import Chunk, Document, as_document, chunk_document
 from unified_search.kb.collection import KBCollection
 from unified_search.kb.embeddings import EmbeddingFunction
 from unified_search.kb.graph import Extraction
 from unified_search.kb.lexical import document_terms
 from unified_search.kb.sidestore import StoredChunk
+from unified_search.kb.store import dropped_meanwhile
 
 T = TypeVar("T")
 DocumentLike = Document | Mapping[str, Any] | str
@@ -44,6 +53,8 @@ EMBED_GROUP = 64
 #: falls until about a thousand vectors (5,183 vectors: 256 a call took 1.4x the wall time
 #: of one call, 1,024 a call 1.05x), and an interrupt still writes that many in a second.
 WRITE_BATCH = 1024
+#: Embedded after a failed call to tell a failing model from a text it fails on.
+PROBE = "probe"
 #: Seconds of embedding kept in memory at most before they are written, so a slow model
 #: (or a killed process) never holds more than a few seconds of work unwritten.
 WRITE_EVERY = 5.0
@@ -96,9 +107,9 @@ class IngestReport(BaseModel):
     """Chunks of earlier versions of the documents, deleted."""
 
 
-def prepare(docs: Sequence[Any]) -> tuple[list[Document], list[Skipped]]:
-    """Validate inputs; empty or non-text ones become ``Skipped`` entries."""
-    kept: list[Document] = []
+def prepare(docs: Sequence[Any]) -> tuple[list[tuple[int, Document]], list[Skipped]]:
+    """Validate inputs, kept with their position; empty or non-text ones become ``Skipped``."""
+    kept: list[tuple[int, Document]] = []
     skipped: list[Skipped] = []
     for index, raw in enumerate(docs):
         try:
@@ -109,7 +120,7 @@ def prepare(docs: Sequence[Any]) -> tuple[list[Document], list[Skipped]]:
         if not doc.text.strip():
             skipped.append(Skipped(index=index, document_id=doc.id, reason="empty text"))
             continue
-        kept.append(doc)
+        kept.append((index, doc))
     return kept, skipped
 
 
@@ -144,19 +155,27 @@ class Plan:
     """Stored chunks the documents no longer have."""
     changed: set[str]
     """Documents with a fresh or a stale chunk."""
+    failed: dict[str, str] = field(default_factory=dict)
+    """Documents that could not be chunked, with the reason: what ``coll`` holds of them stays."""
 
 
 def plan(coll: KBCollection, documents: Sequence[Document], config: KBConfig) -> Plan:
     """Chunk ``documents`` and compare with what ``coll`` holds (blocking)."""
     size, overlap = config.chunking.size, config.chunking.overlap
-    chunks = {d.id: chunk_document(d, size, overlap) for d in documents}
+    chunks: dict[str, list[Chunk]] = {}
+    failed: dict[str, str] = {}
+    for document in documents:
+        try:
+            chunks[document.id] = chunk_document(document, size, overlap)
+        except Exception as exc:  # this document's content: it alone is skipped
+            failed[document.id] = f"could not be chunked: {failure(exc)}"
     existing = coll.side.document_chunks(chunks)
     fresh = [c for doc_id, cs in chunks.items() for c in cs if c.id not in existing[doc_id]]
     stale = [cid for doc_id, cs in chunks.items() for cid in existing[doc_id] - {c.id for c in cs}]
     changed = {c.document_id for c in fresh} | {
         d for d, cs in existing.items() if cs - {c.id for c in chunks[d]}
     }
-    return Plan(chunks, fresh, stale, changed)
+    return Plan(chunks, fresh, stale, changed, failed)
 
 
 async def ingest(
@@ -169,18 +188,21 @@ async def ingest(
     extractor: Extractor | None = None,
 ) -> IngestReport:
     """Index ``docs`` into ``coll`` and report what changed."""
-    documents, skipped = prepare(docs)
-    documents = list({d.id: d for d in documents}.values())  # the last version of an ID wins
-    todo = await asyncio.to_thread(plan, coll, documents, config)
-    await asyncio.to_thread(coll.delete, todo.stale)
-    writer = Writer(coll, embed, config, extractor, progress)
-    await writer.write(todo.fresh)
+    prepared, skipped = prepare(docs)
+    latest = {d.id: (i, d) for i, d in prepared}  # the last version of an ID wins
+    async with dropped_meanwhile(coll.name):
+        todo = await asyncio.to_thread(plan, coll, [d for _, d in latest.values()], config)
+        await asyncio.to_thread(coll.delete, todo.stale)
+        writer = Writer(coll, embed, config, extractor, progress)
+        await writer.write(todo.fresh)
+    failed = {**todo.failed, **writer.failed}
+    skipped += [Skipped(index=latest[d][0], document_id=d, reason=r) for d, r in failed.items()]
     return IngestReport(
         collection=coll.name,
-        added=len(todo.changed),
+        added=len(todo.changed - writer.failed.keys()),
         unchanged=len(todo.chunks) - len(todo.changed),
-        skipped=skipped,
-        chunks_added=len(todo.fresh),
+        skipped=sorted(skipped, key=lambda s: s.index),
+        chunks_added=writer.written,
         chunks_removed=len(todo.stale),
     )
 
@@ -188,8 +210,9 @@ async def ingest(
 class Writer:
     """Embed chunks a group at a time and store them in batches; report after each batch.
 
-    ``stored`` is called with the number of chunks written so far after every batch, so
-    a caller can record what is safely in the collection (the files of the mirror).
+    ``stored`` is called after every batch with how many of the chunks (from the first)
+    are settled: written, or left out with their document (see ``failed``), so a caller
+    can record what is safely in the collection (the files of the mirror).
     """
 
     def __init__(
@@ -208,6 +231,11 @@ class Writer:
         self.progress = progress
         self.stored = stored
         self.done = 0
+        """Chunks settled so far: written or left out (counted from the first)."""
+        self.written = 0
+        """Chunks written so far."""
+        self.failed: dict[str, str] = {}
+        """Documents the model failed on, with the reason: none of their chunks is kept."""
 
     async def write(self, chunks: Sequence[Chunk]) -> None:
         """Embed and store ``chunks``; on cancellation the embedded ones are stored first."""
@@ -215,44 +243,82 @@ class Writer:
         total = len(chunks)
         await self._report(0, total)
         written = time.monotonic()
+        settled = 0
         try:
             for start in range(0, total, EMBED_GROUP):
                 group = list(chunks[start : start + EMBED_GROUP])
-                texts = [embed_text(c.title, c.text) for c in group]
-                vectors = await in_daemon_thread(self.embed, texts)
-                pending += zip(group, vectors, strict=True)
+                pending += await self._embed([c for c in group if c.document_id not in self.failed])
+                settled = start + len(group)
                 if (
                     len(pending) >= WRITE_BATCH
-                    or start + len(group) >= total
+                    or settled >= total
                     or time.monotonic() - written >= WRITE_EVERY
                 ):
                     batch, pending = pending, []
-                    await self._flush(batch)
+                    await self._flush(batch, settled)
                     written = time.monotonic()
-                await self._report(start + len(group), total)
+                await self._report(settled, total)
         except asyncio.CancelledError:
-            await self._flush(pending)
-            await self._report(self.done, total)
+            await self._flush(pending, settled)
+            await self._report(settled, total)
             raise
+        await self._forget_failed(chunks)
+
+    async def _embed(self, group: list[Chunk]) -> list[tuple[Chunk, list[float]]]:
+        """Vectors of ``group``; when the call fails, of each chunk alone, to find the culprit.
+
+        A failed call is followed by one of :data:`PROBE`: when the model fails on that
+        too, the model is failing, not a document, and the error is raised. Otherwise
+        a chunk the model fails on alone leaves its document out (``failed``).
+        """
+        if not group:
+            return []
+        texts = [embed_text(c.title, c.text) for c in group]
+        try:
+            return list(zip(group, await in_daemon_thread(self.embed, texts), strict=True))
+        except Exception as exc:
+            try:
+                await in_daemon_thread(self.embed, [PROBE])
+            except Exception:
+                raise exc from None
+        embedded: list[tuple[Chunk, list[float]]] = []
+        for chunk, text in zip(group, texts, strict=True):
+            try:
+                [vector] = await in_daemon_thread(self.embed, [text])
+            except Exception as exc:
+                self.failed.setdefault(chunk.document_id, f"could not be embedded: {failure(exc)}")
+            else:
+                embedded.append((chunk, vector))
+        return [(c, v) for c, v in embedded if c.document_id not in self.failed]
+
+    async def _forget_failed(self, chunks: Sequence[Chunk]) -> None:
+        """Delete the chunks written of a document whose later chunk failed: none is half there."""
+        ids = [c.id for c in chunks if c.document_id in self.failed]
+        if ids:
+            await asyncio.to_thread(self.coll.delete, ids)
 
     async def _report(self, embedded: int, total: int) -> None:
-        await report(self.progress, IngestProgress("embedding", embedded, total, self.done))
+        await report(self.progress, IngestProgress("embedding", embedded, total, self.written))
 
-    async def _flush(self, batch: list[tuple[Chunk, list[float]]]) -> None:
-        """Write ``batch`` to completion, even when the caller is being cancelled meanwhile."""
-        if not batch:
-            return
-        task = asyncio.ensure_future(self._store(batch))
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            await task  # the rows are on their way: let them land, then stop
-            self._count(len(batch))
-            raise
-        self._count(len(batch))
+    async def _flush(self, batch: list[tuple[Chunk, list[float]]], settled: int) -> None:
+        """Write ``batch`` to completion, even when the caller is being cancelled meanwhile.
 
-    def _count(self, written: int) -> None:
-        self.done += written
+        ``settled``: how many chunks from the first are then written or left out.
+        """
+        batch = [(c, v) for c, v in batch if c.document_id not in self.failed]
+        if batch:
+            task = asyncio.ensure_future(self._store(batch))
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                await task  # the rows are on their way: let them land, then stop
+                self._count(len(batch), settled)
+                raise
+        self._count(len(batch), settled)
+
+    def _count(self, written: int, settled: int) -> None:
+        self.written += written
+        self.done = settled
         if self.stored is not None:
             self.stored(self.done)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from unified_search.config.kb import KBConfig
+from unified_search.config.kb import KBConfig, LimitsConfig
 from unified_search.kb.chunking import Document
 from unified_search.kb.collection import KBCollection
 from unified_search.kb.consistency import guarded
@@ -40,6 +40,7 @@ from unified_search.kb.files import (
 )
 from unified_search.kb.ingest import Extractor, IngestProgress, Progress, Writer, plan, report
 from unified_search.kb.readers import Unreadable
+from unified_search.kb.store import dropped_meanwhile
 
 
 class IndexOptions(BaseModel):
@@ -119,32 +120,39 @@ async def index_paths(
         walk, paths, recursive=options.recursive, exclude=options.exclude, hidden=options.hidden
     )
     run = _Run(found, skipped=list(found.skipped))
-    async with guarded(coll):
-        await _read_all(coll, run, options, progress)
+    async with guarded(coll), dropped_meanwhile(coll.name):
+        await _read_all(coll, run, options, progress, config.limits)
         documents = [d for _, _, docs in run.read for d in docs]
         todo = await asyncio.to_thread(plan, coll, documents, config)
+        run.skipped += [SkippedFile(doc, reason) for doc, reason in todo.failed.items()]
         dropped = await asyncio.to_thread(_dropped_chunks, coll, run)
         await asyncio.to_thread(coll.delete, sorted({*todo.stale, *dropped}))
         await asyncio.to_thread(coll.side.forget_files, run.gone)
         marks = _Marks(coll, run, [c.document_id for c in todo.fresh])
         await asyncio.to_thread(marks.record, 0)
         writer = Writer(coll, embed, config, extractor, progress, stored=marks.record)
+        marks.failed = writer.failed
         await writer.write(todo.fresh)
+        run.skipped += [SkippedFile(doc, reason) for doc, reason in writer.failed.items()]
     return IndexReport(
         collection=coll.name,
         files=len(found.files),
         unchanged=run.unchanged,
         changed=len(run.read),
         removed=len(run.gone),
-        documents=len(todo.changed),
-        chunks_added=len(todo.fresh),
+        documents=len(todo.changed - writer.failed.keys()),
+        chunks_added=writer.written,
         chunks_removed=len(set(todo.stale) | dropped),
         skipped=run.skipped,
     )
 
 
 async def _read_all(
-    coll: KBCollection, run: _Run, options: IndexOptions, progress: Progress | None
+    coll: KBCollection,
+    run: _Run,
+    options: IndexOptions,
+    progress: Progress | None,
+    limits: LimitsConfig,
 ) -> None:
     """Hash every file, parse the changed ones and name their documents."""
     total = len(run.found.files)
@@ -153,7 +161,7 @@ async def _read_all(
     taken: dict[str, str] = {name: path for path, (name, _) in run.known.items()}
     await report(progress, IngestProgress("reading", 0, total))
     for done, file in enumerate(run.found.files, start=1):
-        outcome = await asyncio.to_thread(_read_one, coll, file, run.known, taken, options)
+        outcome = await asyncio.to_thread(_read_one, coll, file, run.known, taken, options, limits)
         if isinstance(outcome, SkippedFile):
             run.skipped.append(outcome)
         elif outcome is None:
@@ -172,6 +180,7 @@ def _read_one(
     known: dict[str, tuple[str, str]],
     taken: dict[str, str],
     options: IndexOptions,
+    limits: LimitsConfig,
 ) -> tuple[ReadFile, str] | SkippedFile | None:
     """The parsed file and its name; ``None`` when unchanged; the reason when unreadable."""
     path = str(file.path)
@@ -179,7 +188,7 @@ def _read_one(
         data = file_bytes(file, options.max_file_bytes)
         if path in known and known[path][1] == digest(data):
             return None
-        read = parse_file(file, data)
+        read = parse_file(file, data, limits)
     except Unreadable as exc:
         kept = " (its indexed version is kept)" if path in known else ""
         return SkippedFile(file.name, f"{exc}{kept}")
@@ -211,6 +220,8 @@ class _Marks:
 
     def __init__(self, coll: KBCollection, run: _Run, fresh_documents: Sequence[str]) -> None:
         self.coll = coll
+        self.failed: dict[str, str] = {}
+        """Documents the writer left out: their files keep no hash, so the next run reads them."""
         last: dict[str, int] = {}
         for position, doc in enumerate(fresh_documents):
             last[doc] = position + 1
@@ -232,8 +243,12 @@ class _Marks:
         """Remember the files whose chunks are all among the first ``stored`` fresh ones."""
         ready = [w for w in self.waiting if w[0] <= stored]
         self.waiting = [w for w in self.waiting if w[0] > stored]
-        if ready:
-            self.coll.side.record_files([row[1:] for row in ready])
+        rows = [
+            (path, name, "" if self.failed.keys() & set(ids) else digest, ids)
+            for _, path, name, digest, ids in ready
+        ]
+        if rows:
+            self.coll.side.record_files(rows)
 
 
 def remove_paths(coll: KBCollection, paths: Iterable[str]) -> tuple[int, int, list[str]]:

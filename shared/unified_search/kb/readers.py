@@ -5,6 +5,7 @@ upload or a test string. A file that cannot be read raises ``Unreadable`` with
 the reason a person should see; a format whose parser is an optional package
 names the extra to install. Formats are chosen by suffix; a file without one
 is read as plain text when its content is text, and refused when it is binary.
+Every reader works within the ``kb.limits`` it is given (see ``kb.bounds``).
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
 from unified_search._optional import require
+from unified_search.config.kb import LimitsConfig
 from unified_search.html_text import main_text
-from unified_search.kb import titles
+from unified_search.kb import bounds, titles
 from unified_search.kb.chunking import PAGE_STARTS
 
 
@@ -40,8 +42,8 @@ class Parsed:
     ``<file>#<part>``, so two files with the same record IDs never replace each other."""
 
 
-Reader = Callable[[bytes, str], list[Parsed]]
-"""``(content, fallback title) -> documents``."""
+Reader = Callable[[bytes, str, LimitsConfig], list[Parsed]]
+"""``(content, fallback title, limits) -> documents``."""
 
 #: How far into a file its content is looked at to tell text from binary.
 SNIFF_BYTES = 8192
@@ -64,19 +66,19 @@ def looks_binary(data: bytes) -> bool:
     return b"\x00" in data[:SNIFF_BYTES]
 
 
-def read_markdown(data: bytes, fallback: str) -> list[Parsed]:
+def read_markdown(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """Markdown or plain text: front matter as metadata, the first heading as title."""
-    found = titles.markdown(decode(data), fallback)
+    found = titles.markdown(decode(data), fallback, limits.max_field_chars)
     return [Parsed(found.title, found.text, found.metadata)]
 
 
-def read_rst(data: bytes, fallback: str) -> list[Parsed]:
+def read_rst(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """reStructuredText: the first section title."""
-    found = titles.restructured(decode(data), fallback)
+    found = titles.restructured(decode(data), fallback, limits.max_field_chars)
     return [Parsed(found.title, found.text, found.metadata)]
 
 
-def read_html(data: bytes, fallback: str) -> list[Parsed]:
+def read_html(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """An HTML page's main text, titled by its ``<title>``, else its first ``<h1>``."""
     markup = decode(data)
     title, text = main_text(markup)
@@ -108,7 +110,7 @@ def _first_h1(markup: str) -> str:
     return " ".join("".join(parser.parts).split())
 
 
-def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
+def read_pdf(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """A PDF's text, page after page, titled by its metadata title (``pdf`` extra).
 
     Where each page starts in the text is kept (``PAGE_STARTS``), so every chunk
@@ -117,8 +119,12 @@ def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
     pypdf = require("pypdf", extra="pdf", purpose="reading PDF files")
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
+        if len(reader.pages) > limits.max_records:
+            raise Unreadable(f"more than {limits.max_records:,} pages (kb.limits.max_records)")
         pages = [page.extract_text() or "" for page in reader.pages]
         title = str((reader.metadata or {}).get("/Title") or "").strip()
+    except Unreadable:
+        raise
     except Exception as exc:  # pypdf raises many types on broken files; each is one skipped file
         raise Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
     text, starts = "", [0] * len(pages)
@@ -136,9 +142,11 @@ def read_pdf(data: bytes, fallback: str) -> list[Parsed]:
     return [Parsed(title or fallback, text, meta)]
 
 
-def read_docx(data: bytes, fallback: str) -> list[Parsed]:
+def read_docx(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """A Word document's paragraphs and tables, titled by its core title or first heading."""
     docx = require("docx", extra="docx", purpose="reading .docx files")
+    if problem := bounds.archive_problem(data, limits):
+        raise Unreadable(f"not a readable .docx ({problem})")
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises zip, XML and key errors on broken files
@@ -157,24 +165,41 @@ def read_docx(data: bytes, fallback: str) -> list[Parsed]:
     return [Parsed(title or heading or fallback, text)]
 
 
-def read_jsonl(data: bytes, fallback: str) -> list[Parsed]:
+def read_jsonl(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
     """One document per line: ``text`` (required), ``title``, ``id``, other scalars as metadata.
 
-    A line that is not such an object raises ``Unreadable`` naming the line, so one bad
-    line costs only itself (see ``records``).
+    A line that is not such an object (too long, too deep, not UTF-8, not JSON) raises
+    nothing: it becomes a record with the reason, so one bad line costs only itself (see
+    ``records``). Lines past ``max_records`` are not read.
     """
+    if looks_binary(data):
+        raise Unreadable("binary content")
     found: list[Parsed] = []
-    for number, line in enumerate(decode(data).splitlines(), start=1):
-        if line.strip():
-            found.append(_record(line, number, fallback))
+    for number, line in bounds.lines(data, limits.max_line_bytes):
+        if line is not None and not line.strip():
+            continue
+        if len(found) == limits.max_records:
+            found.append(_bad(number, bounds.too_many(limits, "records")))
+            break
+        found.append(
+            _bad(number, bounds.too_long(limits))
+            if line is None
+            else _record(line, number, fallback, limits)
+        )
     return found
 
 
-def _record(line: str, number: int, fallback: str) -> Parsed:
+def _record(line: bytes, number: int, fallback: str, limits: LimitsConfig) -> Parsed:
     try:
-        record = json.loads(line)
+        record = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return _bad(number, f"not UTF-8 text (byte 0x{line[exc.start]:02x})")
     except json.JSONDecodeError as exc:
         return _bad(number, f"not JSON ({exc.msg})")
+    except RecursionError:  # deeper than the interpreter goes: past any max_depth
+        return _bad(number, bounds.too_deep(limits))
+    if bounds.depth(record, limits.max_depth) > limits.max_depth:
+        return _bad(number, bounds.too_deep(limits))
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
         return _bad(number, 'needs a "text" string field')
     own_id = record.pop("id", None)
@@ -189,23 +214,57 @@ def _bad(number: int, reason: str) -> Parsed:
     return Parsed("", "", {"error": reason}, str(number))
 
 
-def read_csv(data: bytes, fallback: str) -> list[Parsed]:
-    """One document per row, written ``column: value`` per line (as LangChain's CSVLoader)."""
-    text = decode(data)
+def read_csv(data: bytes, fallback: str, limits: LimitsConfig) -> list[Parsed]:
+    """One document per row, written ``column: value`` per line (as LangChain's CSVLoader).
+
+    A line or field past its limit, or text that is not UTF-8, makes the whole file
+    unreadable (where its rows end is no longer known); rows past ``max_records`` are not read.
+    """
+    if looks_binary(data):
+        raise Unreadable("binary content")
+    head = data[:SNIFF_BYTES].decode("utf-8", errors="ignore")
     try:
-        dialect: Any = csv.Sniffer().sniff(text[:SNIFF_BYTES], delimiters=",;\t|")
+        dialect: Any = csv.Sniffer().sniff(head, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
-    rows = csv.DictReader(io.StringIO(text), dialect=dialect)
     found: list[Parsed] = []
-    for number, row in enumerate(rows, start=1):
-        pairs = [(str(k).strip(), (v or "").strip()) for k, v in row.items() if k is not None]
-        title = next((v for k, v in pairs if k.lower() in ("title", "name") and v), "")
-        body = "\n".join(f"{k}: {v}" for k, v in pairs if v)
-        found.append(
-            Parsed(title or f"{fallback} row {number}", body, {"row": number}, str(number))
-        )
+    with bounds.csv_field_limit(limits.max_field_chars):
+        rows = csv.DictReader(_csv_lines(data, limits), dialect=dialect)
+        try:
+            for number, row in enumerate(rows, start=1):
+                if number > limits.max_records:
+                    found.append(_bad(number, bounds.too_many(limits, "rows")))
+                    break
+                found.append(_row(row, number, fallback))
+        except csv.Error as exc:
+            where = f"row {len(found) + 1}"
+            if "field limit" in str(exc):
+                raise Unreadable(
+                    f"{where}: a field longer than {limits.max_field_chars:,} characters "
+                    "(kb.limits.max_field_chars)"
+                ) from exc
+            raise Unreadable(f"{where}: not CSV ({exc})") from exc
     return found
+
+
+def _csv_lines(data: bytes, limits: LimitsConfig) -> Iterator[str]:
+    """The file's lines as text, line ends kept (quoted fields may span lines)."""
+    for number, line in bounds.lines(data, limits.max_line_bytes):
+        if line is None:
+            raise Unreadable(f"line {number}: {bounds.too_long(limits)}")
+        try:
+            yield line.decode("utf-8") + "\n"
+        except UnicodeDecodeError as exc:
+            raise Unreadable(
+                f"line {number}: not UTF-8 text (byte 0x{line[exc.start]:02x})"
+            ) from exc
+
+
+def _row(row: dict[str | Any, str | Any], number: int, fallback: str) -> Parsed:
+    pairs = [(str(k).strip(), (v or "").strip()) for k, v in row.items() if k is not None]
+    title = next((v for k, v in pairs if k.lower() in ("title", "name") and v), "")
+    body = "\n".join(f"{k}: {v}" for k, v in pairs if v)
+    return Parsed(title or f"{fallback} row {number}", body, {"row": number}, str(number))
 
 
 #: Readers by file suffix (lower case); the name is what ``file_type`` metadata says.

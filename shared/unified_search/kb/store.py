@@ -11,8 +11,8 @@ neighbours. All calls here block, so the handler runs them in worker threads.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -203,3 +203,21 @@ def unreachable(exc: BaseException) -> SearchError | None:
     return SearchError(
         ErrorCode.NETWORK_ERROR, f"cannot reach the Chroma server: {reason}", provider=PROVIDER
     )
+
+
+@asynccontextmanager
+async def dropped_meanwhile(name: str) -> AsyncIterator[None]:
+    """Name the failure of a write to a collection that was dropped meanwhile (``NOT_FOUND``)."""
+    try:
+        yield
+    except Exception as exc:
+        from chromadb.errors import NotFoundError
+
+        if not isinstance(exc, NotFoundError):
+            raise
+        raise SearchError(
+            ErrorCode.NOT_FOUND,
+            f"collection {name!r} was dropped while it was being indexed: the run "
+            "stopped and wrote nothing more; index again to create it anew",
+            provider=PROVIDER,
+        ) from exc

@@ -23,6 +23,10 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 #: reStructuredText section adornments: a line of one repeated punctuation character.
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
+#: The longest front matter parsed by default (characters); a longer block stays content.
+FRONT_MATTER_CHARS = 131_072
+#: The most values a nested front-matter field may hold to be kept as metadata text.
+NESTED_VALUES = 1_000
 
 
 @dataclass(frozen=True)
@@ -34,8 +38,12 @@ class Titled:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def split_front_matter(content: str) -> tuple[dict[str, Any], str]:
+def split_front_matter(
+    content: str, max_chars: int = FRONT_MATTER_CHARS
+) -> tuple[dict[str, Any], str]:
     """The front matter's fields and the rest of ``content`` (``{}`` and all of it when none).
+
+    A block longer than ``max_chars``, or one its parser cannot read, is not front matter.
 
     Example:
         >>> split_front_matter(chr(10).join(["---", "title: Install", "---", "Body"]))
@@ -47,7 +55,7 @@ def split_front_matter(content: str) -> tuple[dict[str, Any], str]:
     if kind is None:
         return {}, content
     closing = re.search(rf"^{re.escape(first.strip())}[ \t]*$", rest, re.MULTILINE)
-    if closing is None:
+    if closing is None or closing.start() > max_chars:
         return {}, content
     fields = _parse(rest[: closing.start()], kind)
     if fields is None:
@@ -59,7 +67,7 @@ def _parse(block: str, kind: str) -> dict[str, Any] | None:
     """The fields of a front-matter block; ``None`` when it is not a mapping in that syntax."""
     try:
         data = tomllib.loads(block) if kind == "toml" else yaml.safe_load(block)
-    except (yaml.YAMLError, tomllib.TOMLDecodeError):
+    except (yaml.YAMLError, tomllib.TOMLDecodeError, RecursionError):
         return None
     if data is None:
         return {}
@@ -74,21 +82,43 @@ def scalar_fields(fields: Mapping[str, Any]) -> dict[str, str | int | float | bo
             kept[str(key)] = value
         elif isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
             kept[str(key)] = ", ".join(map(str, value))
-        elif value is not None:
+        elif value is not None and _small(value):
             kept[str(key)] = str(value)  # dates and the like: their ISO text
     return kept
 
 
-def markdown(content: str, fallback: str) -> Titled:
+def _small(value: Any, budget: int = NESTED_VALUES) -> bool:
+    """Whether ``value`` holds at most ``budget`` values once written out.
+
+    YAML aliases let a few lines name the same list a billion times over: such a
+    value is left out rather than printed.
+    """
+    todo = [value]
+    while todo:
+        budget -= len(todo)
+        if budget < 0:
+            return False
+        todo = [
+            child
+            for item in todo
+            if isinstance(item, list | tuple | dict)
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+    return True
+
+
+def markdown(content: str, fallback: str, front_matter_chars: int = FRONT_MATTER_CHARS) -> Titled:
     """Title and content of a Markdown (or plain text) file."""
-    fields, body = split_front_matter(content)
+    fields, body = split_front_matter(content, front_matter_chars)
     title = str(fields.pop("title", "") or "").strip()
     return Titled(title or _first_heading(body) or fallback, body, scalar_fields(fields))
 
 
-def restructured(content: str, fallback: str) -> Titled:
+def restructured(
+    content: str, fallback: str, front_matter_chars: int = FRONT_MATTER_CHARS
+) -> Titled:
     """Title and content of a reStructuredText file: its first section title."""
-    fields, body = split_front_matter(content)
+    fields, body = split_front_matter(content, front_matter_chars)
     title = str(fields.pop("title", "") or "").strip()
     return Titled(title or _rst_title(body) or fallback, body, scalar_fields(fields))
 

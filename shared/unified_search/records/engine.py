@@ -9,11 +9,17 @@ for another writer's lock (``busy_timeout``). Values the URL sets itself win.
 Records are written many rows at a time (``PlainInsert``, ``reserve_ids``): one
 statement per table and batch, without SQLAlchemy's per-value work, which
 cost more than the database itself.
+
+A database failure is named for what it is (``coded_failure``): a full disk
+(SQLite's ``SQLITE_FULL``, PostgreSQL's ``53100``, or an I/O error on a disk with
+no space left) is ``STORAGE_FULL``, a read-only database ``READ_ONLY``, one that
+cannot be reached ``NETWORK_ERROR``.
 """
 
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -174,6 +180,62 @@ def reason(exc: sa_exc.SQLAlchemyError) -> str:
     """The first line of what the database said."""
     original = getattr(exc, "orig", None)
     return str(original or exc).strip().splitlines()[0]
+
+
+#: Free bytes below which a SQLite I/O error is taken for a full disk.
+NEARLY_FULL = 1024 * 1024
+
+
+def coded_failure(exc: sa_exc.SQLAlchemyError, where: str, folder: str | None) -> SearchError:
+    """The ``SearchError`` of a database failure, named for what it is.
+
+    Args:
+        exc: what SQLAlchemy raised.
+        where: the store, as messages name it (its URL without the password).
+        folder: the SQLite file's folder, whose free space tells a full disk from
+            another I/O error (``None`` for a database server).
+    """
+    said = reason(exc)
+    original = getattr(exc, "orig", None)
+    name = str(getattr(original, "sqlite_errorname", "") or "")
+    state = str(getattr(original, "sqlstate", "") or "")
+    io_error = name.startswith("SQLITE_IOERR") or (name == "" and "disk I/O error" in said)
+    if name == "SQLITE_FULL" or state == "53100" or (io_error and _nearly_full(folder)):
+        return SearchError(
+            ErrorCode.STORAGE_FULL,
+            f"{where} has no space left ({said}): free disk space and the queued records "
+            "are written",
+            provider="store",
+        )
+    if name.startswith("SQLITE_READONLY") or state == "25006":
+        return SearchError(
+            ErrorCode.READ_ONLY,
+            f"{where} cannot be written, it is read-only ({said}): searches are answered "
+            "but not recorded",
+            provider="store",
+        )
+    if isinstance(exc, sa_exc.OperationalError):
+        return SearchError(
+            ErrorCode.NETWORK_ERROR, f"{where} is unavailable: {said}", provider="store"
+        )
+    return SearchError(ErrorCode.UNKNOWN, f"{where} failed: {said}", provider="store")
+
+
+def _nearly_full(folder: str | None) -> bool:
+    if folder is None:
+        return False
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL
+    except OSError:
+        return False
+
+
+def sqlite_folder(engine: Engine) -> str | None:
+    """The folder of a SQLite file (``None`` for other databases and in-memory ones)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or in_memory(url) or not url.database:
+        return None
+    return str(Path(url.database.removeprefix("file:").partition("?")[0]).resolve().parent)
 
 
 class PlainInsert:

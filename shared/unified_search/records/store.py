@@ -30,7 +30,8 @@ searches; another process sees them once committed.
 
 Errors: a URL whose dialect or driver is not available fails with
 ``SearchError(UNSUPPORTED)``; a database that cannot be reached (or fails while
-in use) with ``SearchError(NETWORK_ERROR)``, which is retryable; any other
+in use) with ``SearchError(NETWORK_ERROR)``, which is retryable, as is a full disk
+(``STORAGE_FULL``); a read-only database with ``READ_ONLY``; any other
 database failure with ``SearchError(UNKNOWN)``. Bad arguments
 (an empty ``request_id``, an ``index`` below 1) raise ``ValueError`` naming them.
 Text columns cannot hold NUL characters in PostgreSQL, so NUL is stored as U+FFFD
@@ -56,15 +57,17 @@ from unified_search.contract.response import SearchResponse
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.paths import DATA_HOME_ENV, data_home
 from unified_search.records.checks import CheckRecords, define_checks
+from unified_search.records.drops import DropList, DroppedSearch, StoreStatus, define_drops
 from unified_search.records.engine import (
     DIALECTS,
     PlainInsert,
+    coded_failure,
     first_opening,
     in_memory,
     open_engine,
-    reason,
     reserve_ids,
     safe_url,
+    sqlite_folder,
 )
 from unified_search.records.ledger import Ledger, define_ledger
 from unified_search.records.model import (
@@ -88,7 +91,6 @@ from unified_search.records.writer_process import Fresh, WriterProcess
 from unified_search.types import Reference, SearchType, Source
 
 __all__ = ["DATA_HOME_ENV", "SearchRecord", "SearchStore", "default_url", "records_from_response"]
-
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}")
 # PostgreSQL advisory lock taken while creating tables: any fixed number, the same in every process.
 _CREATE_LOCK = 7261020417
@@ -175,10 +177,15 @@ class SearchStore(CheckRecords, Closable):
         self.checks = define_checks(self.metadata, table_prefix)
         scopes, ids = define_ledger(self.metadata, table_prefix)
         self.ledger = Ledger(scopes, ids, self._insert, self.engine.dialect)
+        self.drops = DropList(define_drops(self.metadata, table_prefix), self._connection)
         # The async twins run on the store's own threads, within ``timeout``.
         self._gate = StoreGate(f"the search store at {safe_url(self.url)}", timeout=timeout)
         self.writer = RecordWriter(
-            self._write_batch, max_pending=max_pending, close_timeout=timeout, stall=wait
+            self._write_batch,
+            max_pending=max_pending,
+            close_timeout=timeout,
+            stall=wait,
+            on_drop=self.drops.add,
         )
         # Under load, a process of its own writes the batches (an in-memory database has none).
         options = {"echo": echo, "table_prefix": table_prefix, "timeout": timeout, "sync": sync}
@@ -282,11 +289,33 @@ class SearchStore(CheckRecords, Closable):
         return await asyncio.to_thread(self.flush)
 
     def _unavailable(self, problem: str) -> SearchError:
+        """Records not stored yet: queued and retried, under the code of what is failing."""
+        failure = self.writer.failure
+        code = failure.code if failure is not None else ErrorCode.NETWORK_ERROR
         return SearchError(
-            ErrorCode.NETWORK_ERROR,
-            f"the store is unavailable, records are queued and retried: {problem}",
+            code,
+            f"the store is failing, records are queued and retried: {problem}",
             provider="store",
             retryable=True,
+        )
+
+    def dropped_searches(self, limit: int = 100) -> tuple[int, list[DroppedSearch]]:
+        """How many searches were dropped (by any process), and the latest ``limit`` of them."""
+        return self.drops.read(limit)
+
+    def status(self) -> StoreStatus:
+        """How writes are going: queued, dropped (here and in all), the failure if any."""
+        try:
+            total: int | None = self.dropped_searches(1)[0]
+        except SearchError:
+            total = None
+        failure = self.writer.failure
+        return StoreStatus(
+            queued=self.writer.pending,
+            dropped=self.writer.dropped,
+            dropped_total=total,
+            problem=self.writer.problem,
+            code=failure.code if failure is not None else None,
         )
 
     def _write_batch(self, batch: Sequence[PendingWrite]) -> None:
@@ -300,6 +329,7 @@ class SearchStore(CheckRecords, Closable):
             process.start()  # searches come faster than one at a time: busy enough for a process
         if process is None or not process.ready or not process.write(fresh, rows):
             self.write_rows(fresh, rows)  # quiet, the process is starting, or it just died
+        self.drops.flush()  # the store takes writes again: list what was given up meanwhile
 
     def write_rows(self, fresh: Fresh, rows: Sequence[RecordRows]) -> None:
         """Write fresh scopes' numbering and record rows in one transaction (the writer process's job)."""
@@ -483,22 +513,14 @@ class SearchStore(CheckRecords, Closable):
         """Turn database failures into ``SearchError``s naming the store (password hidden)."""
         try:
             yield
-        except sa_exc.OperationalError as exc:
-            raise SearchError(
-                ErrorCode.NETWORK_ERROR,
-                f"the search store at {safe_url(self.url)} is unavailable: {reason(exc)}",
-                provider="store",
-            ) from exc
         except sa_exc.SQLAlchemyError as exc:
-            raise SearchError(
-                ErrorCode.UNKNOWN,
-                f"the search store at {safe_url(self.url)} failed: {reason(exc)}",
-                provider="store",
-            ) from exc
+            where = f"the search store at {safe_url(self.url)}"
+            raise coded_failure(exc, where, sqlite_folder(self.engine)) from exc
 
     def close(self) -> None:
         """Write every queued record (retrying up to ``timeout`` s), then close the connections."""
         self.writer.close()
+        self.drops.close()
         if self._process is not None:
             self._process.close()
         self._gate.close()
@@ -538,6 +560,14 @@ class SearchStore(CheckRecords, Closable):
             limit=limit,
             include_deleted=include_deleted,
         )
+
+    async def astatus(self) -> StoreStatus:
+        """Async twin of ``status``."""
+        return await self._gate.call(self.status)
+
+    async def adropped_searches(self, limit: int = 100) -> tuple[int, list[DroppedSearch]]:
+        """Async twin of ``dropped_searches``."""
+        return await self._gate.call(self.dropped_searches, limit)
 
     async def adelete_chat(self, chat_id: str) -> int:
         """Async twin of ``delete_chat``."""

@@ -19,11 +19,12 @@ Back-pressure: when ``max_pending`` searches wait, ``asubmit`` waits for room
 (up to its deadline) instead of dropping anything; a write that still finds no
 room is refused with a ``SearchError`` that the caller reports.
 
-Failures: a retryable failure (the database is unreachable) keeps the batch and
-retries it with exponential backoff until it is written, logging each failure;
-``problem`` says what is wrong meanwhile, so searches stop waiting for the
-store. A write that fails for any other reason is retried alone; one that
-fails alone is dropped, logged with its request ID, and its waiters told.
+Failures: a retryable failure (the database is unreachable, its disk full) keeps
+the batch and retries it with exponential backoff until it is written, logging each
+failure; ``problem`` (``failure``, coded) says what is wrong meanwhile, so searches
+stop waiting for the store. A write that fails otherwise is retried alone; one that
+fails alone is dropped, as is a batch still failing when ``close`` gives up: logged
+with its request ID, counted (``dropped``), handed to ``on_drop``, its waiters told.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class PendingWrite:
 
 
 BatchWriter = Callable[[Sequence[PendingWrite]], None]
+DropHandler = Callable[[Sequence[PendingWrite], SearchError], None]
 
 _STOP = object()
 
@@ -90,6 +92,7 @@ class RecordWriter:
         close_timeout: how long ``close`` keeps retrying a failing store.
         stall: seconds a write may take before ``problem`` reports the store as hanging.
         name: the thread's name, for logs and debuggers.
+        on_drop: called (on the writer's thread) with the searches given up on.
 
     Example:
         >>> writer = RecordWriter(lambda batch: None)
@@ -108,8 +111,12 @@ class RecordWriter:
         close_timeout: float = 30.0,
         stall: float = 1.0,
         name: str = "unified-search-writer",
+        on_drop: DropHandler | None = None,
     ) -> None:
         self._write = write
+        self._on_drop = on_drop
+        self.dropped = 0
+        """Searches given up on since the writer started (each logged with its request ID)."""
         self._queue: queue.Queue[Any] = queue.Queue()
         self._max_pending = max_pending
         self._queued = 0  # searches submitted and not yet taken into a transaction
@@ -121,7 +128,8 @@ class RecordWriter:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
-        self._problem: str | None = None
+        self.failure: SearchError | None = None
+        """The coded error of the last failed write, while writes fail (``None`` after)."""
         self._give_up_at = float("inf")  # retry a failing store forever, until closing
         self._close_timeout = close_timeout
         self._stall = stall
@@ -135,11 +143,11 @@ class RecordWriter:
         ``None`` while writes succeed.
         """
         since = self._busy_since
-        if self._problem is None and since is not None:
+        if self.failure is None and since is not None:
             busy = time.monotonic() - since
             if busy > self._stall:
                 return f"the store has not finished a write for {busy:.1f} s"
-        return self._problem
+        return None if self.failure is None else str(self.failure)
 
     @property
     def pending(self) -> int:
@@ -286,11 +294,7 @@ class RecordWriter:
             self._with_retries(batch)
         except SearchError as exc:
             if _retryable(exc):  # closing, and the store did not come back in time
-                logger.error(
-                    "%d searches not stored, the store is unavailable: %s", len(batch), exc
-                )
-                for write in batch:
-                    write.done.set_exception(exc)
+                self._drop(batch, exc)
             else:
                 self._one_by_one(batch)
             return
@@ -304,7 +308,7 @@ class RecordWriter:
 
         def report(state: RetryCallState) -> None:
             exc = state.outcome.exception() if state.outcome else None
-            self._problem = str(exc)
+            self.failure = exc if isinstance(exc, SearchError) else None
             logger.error(
                 "could not write %d searches (attempt %d, %d more queued), retrying: %s",
                 len(batch),
@@ -323,9 +327,9 @@ class RecordWriter:
         for attempt in retrying:
             with attempt:
                 self._write(batch)
-        if self._problem is not None:
+        if self.failure is not None:
             logger.warning("the record store is back; %d searches written", len(batch))
-            self._problem = None
+            self.failure = None
 
     def _one_by_one(self, batch: list[PendingWrite]) -> None:
         """Write each search alone, so one bad write cannot keep the others out."""
@@ -333,10 +337,20 @@ class RecordWriter:
             try:
                 self._write([write])
             except SearchError as exc:
-                logger.error("search %s not stored: %s", write.request_id, exc)
-                write.done.set_exception(exc)
+                self._drop([write], exc)
             else:
                 write.done.set_result(None)
+
+    def _drop(self, writes: Sequence[PendingWrite], exc: SearchError) -> None:
+        """Give up on ``writes``: log each request ID, count them, tell the store and the waiters."""
+        given_up = [write for write in writes if write.waiter is not None]  # not flush markers
+        for write in given_up:
+            logger.error("search %s dropped, its record is not stored: %s", write.request_id, exc)
+        self.dropped += len(given_up)
+        if self._on_drop is not None and given_up:
+            self._on_drop(given_up, exc)
+        for write in writes:
+            write.done.set_exception(exc)
 
     # -- lifecycle --------------------------------------------------------------------------
 

@@ -23,8 +23,8 @@ def _serve(pipe: Connection) -> None:
     # database is unavailable, the first batch tries again and reports why.
     with contextlib.suppress(SearchError):
         store = SearchStore(**options)
-    pipe.send("ready")
     try:
+        pipe.send("ready")
         while (batch := pipe.recv()) is not None:
             answer: tuple[ErrorCode, str, bool] | None = None
             try:

@@ -18,6 +18,8 @@ Routes:
 * ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
   (``unified_search.server.history``);
 * ``POST /api/verify`` checks an answer's citations (``unified_search.server.verify``).
+* ``GET /api/store`` says how the record store's writes are going: queued, dropped,
+  failing and why (``unified_search.server.status``).
 
 A request belongs to the chat that created it: only that chat can read its
 references or continue it (``request_id``); any other chat, or a request ID no
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from unified_search._optional import require
 from unified_search.db.understanding import understood_json
@@ -42,8 +44,9 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import RunId, RunIds, SearchOptions, SearchSession
 from unified_search.server.history import searches_route
+from unified_search.server.status import status_route
 from unified_search.server.verify import verify_route
-from unified_search.types import SearchType
+from unified_search.types import SearchType, normal_query
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -71,17 +74,21 @@ class SearchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1)
+    """Normalised as every request's query is (``unified_search.types.normal_query``)."""
     types: list[SearchType] | None = Field(default=None, min_length=1)
     """Sources to search, one request each; ``None`` searches every configured source."""
     collections: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list)
-    top_n: int | None = Field(default=None, ge=1, le=1000)
+    top_n: int | None = Field(default=None, ge=1, le=1000, strict=True)
+    """A JSON number (``"5"``, ``true`` or ``5.0`` are refused, as a URL's digits must be ASCII)."""
     mode: QueryMode | None = None
     """``fast``, ``deep`` or ``answer`` (see ``unified_search.policy.modes``); ``None``: as typed."""
     chat_id: RunId | None = None
     """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
     request_id: RunId | None = None
     """Continue an earlier request: citation numbers carry on from its references."""
+
+    _normal_query = field_validator("query")(normal_query)
 
 
 def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = None) -> Starlette:
@@ -119,6 +126,7 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
         ),
         searches_route(store),
         verify_route(searcher.config, store),
+        status_route(store),
     ]
     return Starlette(
         routes=routes,
@@ -212,16 +220,18 @@ def _references_endpoint(store: SearchStore) -> Any:
 
 def _reference_endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
+        from unified_search.server.guard import Refused, whole_number
+
         chat_id, request_id = request.path_params["chat_id"], request.path_params["request_id"]
-        raw = request.path_params["index"]
-        if not raw.isdigit() or not 1 <= int(raw) <= MAX_INDEX:
-            message = f"must be a whole number from 1 to {MAX_INDEX}"
-            return _invalid([{"field": "index", "message": message}])
+        try:
+            index = whole_number(request.path_params["index"], "index", 1, MAX_INDEX)
+        except Refused as refused:
+            return refused.response()
         if refusal := await _not_in_chat(store, chat_id, request_id):
             return refusal
-        reference = await store.aget_reference(request_id, int(raw))
+        reference = await store.aget_reference(request_id, index)
         if reference is None:
-            return _not_found(f"reference {raw} not found in request {request_id!r}")
+            return _not_found(f"reference {index} not found in request {request_id!r}")
         return _json(reference.model_dump(mode="json"))
 
     return endpoint

@@ -9,6 +9,8 @@
   ``server.max_body_bytes`` (by its ``Content-Length`` before reading, else as it
   arrives) and one not sent within ``server.body_timeout``. Starlette has no
   body limit of its own (uvicorn neither), hence these few lines.
+* Numbers in URLs: :func:`whole_number` reads ASCII digits only (``str.isdigit``
+  also takes ``¹``, ``①``, ``١`` and ``１``, and ``int`` then fails or reads them).
 
 Every refusal is a :class:`Refused`, answered as ``{"detail": [{"field", "message"}]}``.
 """
@@ -40,6 +42,8 @@ _RUN_ID: TypeAdapter[str] = TypeAdapter(RunId)
 #: port. Starlette reads a malformed one as the server's own address, which would pass.
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::[0-9]{1,5})?")
 _CLOSE = {"Connection": "close"}
+#: A whole number as a URL may write it: ASCII digits, no sign, no more than fit a SQL BIGINT.
+_WHOLE = re.compile(r"[0-9]{1,18}")
 #: The only media type a request body may have (a cross-site form or ``text/plain`` POST is refused).
 JSON_MEDIA_TYPE = "application/json"
 
@@ -141,7 +145,7 @@ async def read_json(request: Request, config: ServerConfig) -> bytes:
         413, "body", f"larger than the limit of {limit} bytes (server.max_body_bytes)", **_CLOSE
     )
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if _WHOLE.fullmatch(declared) and int(declared) > limit:
         raise too_large
     body = bytearray()
     try:
@@ -158,6 +162,17 @@ async def read_json(request: Request, config: ServerConfig) -> bytes:
             **_CLOSE,
         ) from None
     return bytes(body)
+
+
+def whole_number(raw: str, field: str, low: int, high: int) -> int:
+    """The number ``raw`` writes in ASCII digits, from ``low`` to ``high``; else a 422 naming ``field``.
+
+    Raises:
+        Refused: anything else (a sign, a space, a superscript or another script's digits).
+    """
+    if _WHOLE.fullmatch(raw) is None or not low <= int(raw) <= high:
+        raise Refused(422, field, f"must be a whole number from {low} to {high}")
+    return int(raw)
 
 
 def id_problems(**ids: str) -> list[dict[str, str]]:

@@ -33,18 +33,18 @@ def _endpoint(store: SearchStore) -> Any:
     async def endpoint(request: Request) -> JSONResponse:
         from starlette.responses import JSONResponse
 
-        from unified_search.server.guard import id_problems
+        from unified_search.server.guard import Refused, id_problems, whole_number
 
         if problems := id_problems(chat_id=request.path_params["chat_id"]):
             return JSONResponse({"detail": problems}, status_code=422)
         source = request.query_params.get("source")
-        raw_limit = request.query_params.get("limit", "100")
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_LIMIT:
-            problem = {"field": "limit", "message": f"must be a whole number from 1 to {MAX_LIMIT}"}
-            return JSONResponse({"detail": [problem]}, status_code=422)
+        try:
+            limit = whole_number(request.query_params.get("limit", "100"), "limit", 1, MAX_LIMIT)
+        except Refused as refused:
+            return refused.response()
         try:
             found = await store.afind_searches(
-                chat_id=request.path_params["chat_id"], source=source, limit=int(raw_limit)
+                chat_id=request.path_params["chat_id"], source=source, limit=limit
             )
         except ValueError as exc:
             return JSONResponse({"detail": [{"field": "source", "message": str(exc)}]}, 422)

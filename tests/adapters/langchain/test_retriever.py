@@ -200,10 +200,18 @@ def test_bad_per_call_values_are_validation_errors(sources):
         retriever.invoke("q", types=["files"])
 
 
-def test_empty_query_is_rejected(sources):
+@pytest.mark.parametrize("query", ["   ", "\u200b", "\ufeff\u2060", "\x1b", "\u202e"])
+def test_a_query_with_nothing_visible_is_rejected(sources, query):
     retriever = UnifiedSearchRetriever(searcher=sources.searcher())
-    with pytest.raises(ValidationError, match="query must contain text"):
-        retriever.invoke("   ")
+    with pytest.raises(ValidationError, match=r"query\n.*query must contain text"):
+        retriever.invoke(query)
+    assert sources.kb.calls == [] and sources.web.calls == []
+
+
+def test_fullwidth_queries_are_searched_normalised(sources):
+    retriever = UnifiedSearchRetriever(searcher=sources.searcher(), types=["kb"])
+    retriever.invoke("ｂａｔｔｅｒｙ\u200b life")
+    assert [call.query for call in sources.kb.calls] == ["battery life"]
 
 
 def test_constructor_validation():

@@ -142,7 +142,9 @@ def test_unknown_collection_and_model_are_clear_errors(searcher: Searcher) -> No
         UnifiedSearchRetriever(searcher, types=["db"], models=["ghosts"]).retrieve("x")
 
 
-@pytest.mark.parametrize("bundle", [QueryBundle(query_str=""), QueryBundle(query_str="   ")])
+@pytest.mark.parametrize(
+    "bundle", [QueryBundle(query_str=q) for q in ("", "   ", "\u200b", "\ufeff\x1b", "\u202e")]
+)
 async def test_empty_query_bundle_is_rejected(searcher: Searcher, bundle: QueryBundle) -> None:
     """An empty query fails validation naming the query field, sync and async."""
     retriever = UnifiedSearchRetriever(searcher)

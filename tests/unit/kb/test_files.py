@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from unified_search.config.kb import LimitsConfig
 from unified_search.kb import readers, titles
 from unified_search.kb.files import DirectoryReader, SourceFile, walk
 from unified_search.kb.readers import Unreadable
 
+LIMITS = LimitsConfig()
 FENCED = "```sh\n# install it\npip install x\n```\n"
 
 
@@ -72,10 +74,10 @@ def test_rst_titles(content: str, title: str) -> None:
 
 def test_html_title_then_first_h1_and_main_text_only() -> None:
     page = b"<html><body><nav>Home | Docs</nav><h1>Getting <b>started</b></h1><p>Run it.</p></body></html>"
-    [parsed] = readers.read_html(page, "fallback")
+    [parsed] = readers.read_html(page, "fallback", LIMITS)
     assert parsed.title == "Getting started"
     assert "Run it." in parsed.text and "Home | Docs" not in parsed.text
-    [titled] = readers.read_html(b"<title>T &amp; C</title><h1>H</h1><p>x</p>", "f")
+    [titled] = readers.read_html(b"<title>T &amp; C</title><h1>H</h1><p>x</p>", "f", LIMITS)
     assert titled.title == "T & C"
 
 
@@ -83,12 +85,12 @@ FIXTURES = Path(__file__).parents[2] / "fixtures" / "kb"
 
 
 def test_pdf_text_and_metadata_title() -> None:
-    [parsed] = readers.read_pdf((FIXTURES / "report.pdf").read_bytes(), "fallback")
+    [parsed] = readers.read_pdf((FIXTURES / "report.pdf").read_bytes(), "fallback", LIMITS)
     assert parsed.title == "Annual report" and "Revenue grew" in parsed.text
-    [untitled] = readers.read_pdf((FIXTURES / "untitled.pdf").read_bytes(), "file name")
+    [untitled] = readers.read_pdf((FIXTURES / "untitled.pdf").read_bytes(), "file name", LIMITS)
     assert untitled.title == "file name"
     with pytest.raises(Unreadable, match="not a readable PDF"):
-        readers.read_pdf(b"%PDF-1.4 broken", "x")
+        readers.read_pdf(b"%PDF-1.4 broken", "x", LIMITS)
 
 
 def docx_bytes(core_title: str, heading: str) -> bytes:
@@ -105,13 +107,13 @@ def docx_bytes(core_title: str, heading: str) -> bytes:
 
 
 def test_docx_paragraphs_tables_and_titles() -> None:
-    [parsed] = readers.read_docx(docx_bytes("Core title", "Heading one"), "f")
+    [parsed] = readers.read_docx(docx_bytes("Core title", "Heading one"), "f", LIMITS)
     assert parsed.title == "Core title"
     assert "Paragraph text." in parsed.text and "Size | 42" in parsed.text
-    [by_heading] = readers.read_docx(docx_bytes("", "Heading one"), "f")
+    [by_heading] = readers.read_docx(docx_bytes("", "Heading one"), "f", LIMITS)
     assert by_heading.title == "Heading one"
     with pytest.raises(Unreadable, match=r"not a readable \.docx"):
-        readers.read_docx(b"PK\x03\x04 not a zip", "x")
+        readers.read_docx(b"PK\x03\x04 not a zip", "x", LIMITS)
 
 
 def test_optional_parsers_name_their_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,14 +136,14 @@ def test_jsonl_records_and_csv_rows() -> None:
         "not json",
         json.dumps({"text": 3}),
     ]
-    parsed = readers.read_jsonl("\n".join(lines).encode(), "faq")
+    parsed = readers.read_jsonl("\n".join(lines).encode(), "faq", LIMITS)
     assert [(p.part, p.title) for p in parsed[:2]] == [("7", "Seven"), ("3", "faq #3")]
     assert parsed[0].metadata == {"lang": "en"}
     assert [p.metadata["error"] for p in parsed[2:]] == [
         "not JSON (Expecting value)",
         'needs a "text" string field',
     ]
-    rows = readers.read_csv(b"name;price\nAurora;99\nStudio;\n", "products")
+    rows = readers.read_csv(b"name;price\nAurora;99\nStudio;\n", "products", LIMITS)
     assert [(r.title, r.text) for r in rows] == [
         ("Aurora", "name: Aurora\nprice: 99"),
         ("Studio", "name: Studio"),
@@ -157,7 +159,7 @@ def test_jsonl_records_and_csv_rows() -> None:
 )
 def test_text_that_is_not_utf8_text_is_refused(data: bytes, reason: str) -> None:
     with pytest.raises(Unreadable, match=re.escape(reason)):
-        readers.read_markdown(data, "x")
+        readers.read_markdown(data, "x", LIMITS)
 
 
 def test_files_without_suffix_are_text_or_refused_as_binary() -> None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from unified_search.citations.context import build_context
 from unified_search.citations.pages import page_at, page_label
 from unified_search.config import CitationConfig
+from unified_search.config.kb import LimitsConfig
 from unified_search.engine.searcher import Searcher
 from unified_search.kb.chunking import PAGE_STARTS, Document, chunk_document, page_fields
 from unified_search.kb.handler import KBHandler
@@ -59,7 +60,7 @@ PAGES = [
 
 
 def test_the_pdf_reader_marks_where_each_page_starts_empty_pages_included() -> None:
-    [parsed] = read_pdf(pdf(PAGES), "climate")
+    [parsed] = read_pdf(pdf(PAGES), "climate", LimitsConfig())
     starts = [int(s) for s in parsed.metadata[PAGE_STARTS].split(",")]
     assert parsed.metadata["pages"] == 4 and len(starts) == 4
     for number, text in enumerate(PAGES):
@@ -70,7 +71,7 @@ def test_the_pdf_reader_marks_where_each_page_starts_empty_pages_included() -> N
 
 @pytest.mark.parametrize(("size", "overlap"), [(8, 2), (12, 0), (400, 40)])
 def test_chunks_know_their_offsets_and_pages(size: int, overlap: int) -> None:
-    [parsed] = read_pdf(pdf(PAGES), "climate")
+    [parsed] = read_pdf(pdf(PAGES), "climate", LimitsConfig())
     doc = Document(text=parsed.text, source="climate.pdf", metadata=parsed.metadata)
     chunks = chunk_document(doc, size, overlap)
     assert len(chunks) >= 1
@@ -143,5 +144,5 @@ async def test_the_click_through_returns_offsets_and_pages(
     assert reference is not None and reference == response.references[0]
     meta = reference.metadata
     assert {"start", "end", "page", "page_end"} <= set(meta)
-    [parsed] = read_pdf(pdf(PAGES), "climate")
+    [parsed] = read_pdf(pdf(PAGES), "climate", LimitsConfig())
     assert parsed.text[meta["start"] : meta["end"]] == reference.content

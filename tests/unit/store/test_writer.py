@@ -152,7 +152,8 @@ async def test_one_bad_write_is_dropped_loudly_and_the_others_are_written(
     assert recorder.batches == [["first"], ["good"]]
     with pytest.raises(SearchError, match="constraint"):
         bad.done.result()
-    assert any("search bad not stored" in r.getMessage() for r in caplog.records)
+    assert any("search bad dropped" in r.getMessage() for r in caplog.records)
+    assert writer.dropped == 1
 
 
 async def test_close_writes_everything_queued_and_gives_up_on_a_dead_store_in_time() -> None:
