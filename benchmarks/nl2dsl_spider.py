@@ -1,0 +1,143 @@
+"""Spider-format folders for the nl2dsl benchmark: questions by other people, judged by execution.
+
+A folder holds ``dev.json`` (entries with ``db_id``, ``question`` and gold ``query``),
+``tables.json`` and ``database/<db_id>/<db_id>.sqlite`` (or, as some Spider folders do, a
+``schema.sql`` there that builds it). Every table is a model and no model is named per question.
+An answer is *right* when its rows hold the gold result's rows: each gold row is held by an answer
+row (an answer row may carry more columns, such as a whole table row), each answer row holds a gold
+row, and, when the gold query orders its rows, they come in that order; a gold query that counts,
+sums or averages wants figures, not table rows. Questions whose gold result is empty are skipped.
+*Refused* is the search declining with INVALID_QUERY; anything else is *wrong*.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nl2dsl_systems import OURS, PEER, Answer, System, Tally, naive, normal, ours
+
+#: The day relative dates are read against (Spider questions name absolute years).
+TODAY = dt.date(2024, 1, 1)
+#: Rows an answer may hold (the most db.max_results allows): Spider gold results list whole tables.
+MAX_ROWS = 1000
+_FIGURES = re.compile(r"\b(?:count|sum|avg)\s*\(")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One Spider entry and its gold rows."""
+
+    db: str
+    text: str
+    gold: list[tuple[Any, ...]]
+    ordered: bool
+    figures: bool
+
+
+def load(folder: Path, databases: Path) -> dict[str, list[Question]]:
+    """Read ``dev.json`` and run each gold query on its database; skip empty gold results."""
+    entries = json.loads((folder / "dev.json").read_text(encoding="utf-8"))
+    found: dict[str, list[Question]] = {}
+    for entry in entries:
+        db = entry["db_id"]
+        with sqlite3.connect(databases / db / f"{db}.sqlite") as conn:
+            conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+            rows = conn.execute(entry["query"]).fetchall()
+        conn.close()
+        if not rows:
+            continue
+        gold = [tuple(normal(v) for v in row) for row in rows]
+        query = " ".join(entry["query"].lower().split())
+        head = query.split(" from ", 1)[0]
+        figures = bool(_FIGURES.search(head))
+        question = Question(db, entry["question"], gold, " order by " in query, figures)
+        found.setdefault(db, []).append(question)
+    return found
+
+
+@contextmanager
+def databases_of(folder: Path) -> Iterator[Path]:
+    """The folder's ``database/`` directory, with any database given as ``schema.sql`` built."""
+    source = folder / "database"
+    missing = [d for d in sorted(source.iterdir()) if not (d / f"{d.name}.sqlite").exists()]
+    if not missing:
+        yield source
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        built = Path(tmp)
+        for db in sorted(source.iterdir()):
+            target = built / db.name
+            target.mkdir()
+            existing = db / f"{db.name}.sqlite"
+            if existing.exists():
+                target.joinpath(existing.name).symlink_to(existing.resolve())
+                continue
+            with sqlite3.connect(target / f"{db.name}.sqlite") as conn:
+                conn.executescript((db / "schema.sql").read_text(encoding="utf-8"))
+            conn.close()
+        yield built
+
+
+def grade(question: Question, got: Answer) -> str:
+    """Right, wrong or refused, as the module docstring says."""
+    if got.kind == "refused":
+        return "refused"
+    if question.figures and got.kind != "values":
+        return "wrong"
+    answer = [tuple(row) for row in got.rows]
+    gold = list(dict.fromkeys(question.gold))
+    if not answer or not all(any(holds(a, g) for g in gold) for a in answer):
+        return "wrong"
+    if not all(any(holds(a, g) for a in answer) for g in gold):
+        return "wrong"
+    if question.ordered and len(gold) > 1:
+        first = [next(i for i, g in enumerate(gold) if holds(a, g)) for a in answer]
+        if first != sorted(first):
+            return "wrong"
+    return "right"
+
+
+def holds(row: tuple[Any, ...], gold_row: tuple[Any, ...]) -> bool:
+    """Tell whether ``row`` holds every value of ``gold_row`` (each value once)."""
+    pool = list(row)
+    for value in gold_row:
+        if value not in pool:
+            return False
+        pool.remove(value)
+    return True
+
+
+async def run_database(
+    db: str, path: Path, questions: list[Question], explain: bool
+) -> dict[str, Tally]:
+    """Ask every question of one database of ours and of the peer."""
+    url = f"sqlite:///{path}"
+    system, handler = ours(url, TODAY, max_rows=MAX_ROWS)
+    await system(questions[0].text)  # warm schema and value caches once
+    results = {OURS: await _ask(system, questions, explain)}
+    await handler.aclose()
+    results[PEER] = await _ask(naive(url, max_rows=MAX_ROWS), questions, False)
+    return results
+
+
+async def _ask(system: System, questions: list[Question], explain: bool) -> Tally:
+    tally = Tally()
+    for question in questions:
+        started = time.perf_counter()
+        got = await system(question.text)
+        tally.latencies.append((time.perf_counter() - started) * 1000)
+        outcome = grade(question, got)
+        tally.count(outcome)
+        if outcome != "right" and explain:
+            tally.misses.append(f"[{outcome}] {question.text} — {got.note}")
+    return tally
