@@ -13,7 +13,6 @@ distinct values.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from unified_search.db.dsl import Aggregate, Op, Order, Where
 from unified_search.db.nl.draft import row_names
@@ -24,11 +23,9 @@ from unified_search.db.nl.lexicon import (
     RATING_WORDS,
 )
 from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
+from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Meaning
-
-if TYPE_CHECKING:
-    from unified_search.db.nl.planner import Planner
 
 _SIZE_WORDS = frozenset(
     {"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"}
@@ -59,7 +56,7 @@ def _count() -> Aggregate:
 # -- turning the question around ------------------------------------------------------------
 
 
-def shape(p: Planner) -> None:
+def shape(p: PlanState) -> None:
     """Rank or count related rows per subject row, when the question asks that of a named subject."""
     # The subject must be what the question is about: named, or the model of a value it names.
     named = any(p.subject in {m.model for m in x.of("model") + x.of("value")} for x in p.mentions)
@@ -87,7 +84,7 @@ def shape(p: Planner) -> None:
             return
 
 
-def _units_sold(p: Planner) -> bool:
+def _units_sold(p: PlanState) -> bool:
     """Read "how many espressos did we sell": the units on the rows that sold them, summed."""
     cue = p.reading.figure
     verb = _SOLD.search(p.reading.text, cue.end) if cue is not None else None
@@ -107,7 +104,7 @@ def _units_sold(p: Planner) -> bool:
     return True
 
 
-def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
+def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     """Rank subject rows by a figure over related rows ("which customer spent the most")."""
     head = p.subject
     paths = p.domain.relations.paths(measure.model, head)
@@ -133,7 +130,7 @@ def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
     return True
 
 
-def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
+def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
     """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
     before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
     columns = [
@@ -157,7 +154,7 @@ def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
     return True
 
 
-def _head_plural(p: Planner, head: str) -> bool:
+def _head_plural(p: PlanState, head: str) -> bool:
     """Tell whether the question names the grouped model in the plural ("which customers …")."""
     for mention in p.mentions:
         if any(m.model == head for m in mention.of("model")):
@@ -165,7 +162,7 @@ def _head_plural(p: Planner, head: str) -> bool:
     return True
 
 
-def _count_test(p: Planner, test: NumberTest) -> bool:
+def _count_test(p: PlanState, test: NumberTest) -> bool:
     """Read "departments with more than 5 employees": related rows counted per subject row."""
     mention = p.model_right_after(test)
     if mention is None or test.op is Op.BETWEEN or p.draft.aggregates or test.currency:
@@ -186,7 +183,7 @@ def _count_test(p: Planner, test: NumberTest) -> bool:
 # -- ordering -------------------------------------------------------------------------------
 
 
-def order(p: Planner, wish: OrderWish) -> None:
+def order(p: PlanState, wish: OrderWish) -> None:
     """Order by the column the wish names or implies; a count next to it is the limit."""
     column = _order_column(p, wish) or _named_before(p, wish)
     if column is None:
@@ -210,14 +207,14 @@ def order(p: Planner, wish: OrderWish) -> None:
     p.understood(wish.start, wish.end, p.weight(column.model))
 
 
-def _named_before(p: Planner, wish: OrderWish) -> Meaning | None:
+def _named_before(p: PlanState, wish: OrderWish) -> Meaning | None:
     """The numeric column named right before a superlative ("holds the most people")."""
     if wish.top or wish.measure is not None:
         return None
     return p.near_column(wish.start - NEAR, wish.start, _NUMERIC)
 
 
-def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
+def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
     if wish.term is not None:
         start, end = wish.term
         by = p.reading.text.find(" by ", start, end)
@@ -250,7 +247,7 @@ def _fits(meaning: Meaning, measure: str | None) -> bool:
     return measure not in wanted or bool(words & wanted[measure])
 
 
-def _measure(p: Planner, measure: str | None) -> Meaning | None:
+def _measure(p: PlanState, measure: str | None) -> Meaning | None:
     """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
     schema = p.draft.schema
     if measure == "age":  # the oldest person was born first; a thing was made first
@@ -266,7 +263,7 @@ def _measure(p: Planner, measure: str | None) -> Meaning | None:
     return Meaning("column", p.subject, found[0].name) if found else None
 
 
-def _sold(p: Planner) -> Meaning | None:
+def _sold(p: PlanState) -> Meaning | None:
     """For "best selling": the quantity column of rows pointing at the subject, else those rows."""
     children = [s.end for s in p.domain.relations.steps_from(p.subject) if not s.forward]
     for child in children:
@@ -279,7 +276,7 @@ def _sold(p: Planner) -> Meaning | None:
 # -- figures --------------------------------------------------------------------------------
 
 
-def figures(p: Planner) -> None:
+def figures(p: PlanState) -> None:
     """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
     figure = p.reading.figure
     if figure is None:
@@ -310,7 +307,7 @@ def figures(p: Planner) -> None:
     group(p)
 
 
-def _implied(p: Planner) -> None:
+def _implied(p: PlanState) -> None:
     """Total or count per group without "how many" ("units ordered per category")."""
     explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
     if not explicit or p.draft.aggregates:
@@ -332,7 +329,7 @@ def _implied(p: Planner) -> None:
         p.draft.aggregates = []
 
 
-def _figure_column(p: Planner, start: int, end: int) -> Meaning | None:
+def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
     """The numeric column an aggregate cue is about: named after it, else just before it."""
     after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
     before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
@@ -353,12 +350,12 @@ def _figure_column(p: Planner, start: int, end: int) -> Meaning | None:
     return None
 
 
-def _money_words(p: Planner, end: int) -> list[re.Match[str]]:
+def _money_words(p: PlanState, end: int) -> list[re.Match[str]]:
     words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
     return [w for w in words if w.group() in _MONEY_MEASURES]
 
 
-def group(p: Planner) -> None:
+def group(p: PlanState) -> None:
     """Group by what a "per"/"by"/"in each" cue names: a column, or a model's rows."""
     for position in p.reading.groups:
         chain = _chain_after(p, position)
@@ -388,7 +385,7 @@ def group(p: Planner) -> None:
             return
 
 
-def _chain_after(p: Planner, position: int) -> list[Mention]:
+def _chain_after(p: PlanState, position: int) -> list[Mention]:
     """The mentions right after a grouping cue, one phrase ("per customer country")."""
     chain: list[Mention] = []
     end = position
@@ -408,7 +405,7 @@ def _word_start(text: str, end: int) -> int:
     return end - len(words[-1]) if words else end
 
 
-def listing(p: Planner) -> None:
+def listing(p: PlanState) -> None:
     """List a plural column named first by its distinct values ("which brands do we sell?")."""
     if p.draft.aggregates or p.draft.orders or not p.mentions:
         return

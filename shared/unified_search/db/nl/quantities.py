@@ -11,19 +11,17 @@ it. An integer column refuses a fractional value rather than rounding it.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unified_search.db.dsl import Op, Where
 from unified_search.db.nl.lexicon import MONEY_WORDS, STOCK_WORDS
 from unified_search.db.nl.reading import NEAR, DateTest, NumberTest, TextTest
+from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Meaning
 
-if TYPE_CHECKING:
-    from unified_search.db.nl.planner import Planner
 
-
-def number(p: Planner, test: NumberTest) -> None:
+def number(p: PlanState, test: NumberTest) -> None:
     """Place a comparison on the column it is about, or report it not understood."""
     column = _number_column(p, test)
     values: list[Any] = list(test.values)
@@ -42,7 +40,7 @@ def number(p: Planner, test: NumberTest) -> None:
     p.understood(test.start, test.end, p.weight(column.model))
 
 
-def _number_column(p: Planner, test: NumberTest) -> Meaning | None:
+def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
     numeric = ("int", "float")
     if test.hint == "stock":
         stock = p.own(p.draft.schema, numeric, STOCK_WORDS)
@@ -65,7 +63,7 @@ def _number_column(p: Planner, test: NumberTest) -> Meaning | None:
     return Meaning("column", p.subject, chosen[0].name)
 
 
-def _adjacent(p: Planner, meaning: Meaning, test: NumberTest) -> bool:
+def _adjacent(p: PlanState, meaning: Meaning, test: NumberTest) -> bool:
     """A bare number counts only right next to its column ("stock of 0", "400 pages")."""
     return any(
         meaning in m.meanings and max(0, m.start - test.end, test.start - m.end) <= 12
@@ -73,7 +71,7 @@ def _adjacent(p: Planner, meaning: Meaning, test: NumberTest) -> bool:
     )
 
 
-def date(p: Planner, date: DateTest) -> None:
+def date(p: PlanState, date: DateTest) -> None:
     """Place a date range on the date column it is about."""
     column = p.near_column(date.start, date.end, ("date", "datetime"))
     column = column or p.main_date(date.start)
@@ -86,7 +84,7 @@ def date(p: Planner, date: DateTest) -> None:
     p.understood(date.start, date.end, p.weight(column.model))
 
 
-def text(p: Planner, test: TextTest) -> None:
+def text(p: PlanState, test: TextTest) -> None:
     """Place "contains …" on the text column named before it, else on the searchable ones."""
     column = p.near_column(test.start - NEAR, test.start, ("str",))
     if column is not None:
@@ -101,16 +99,6 @@ def text(p: Planner, test: TextTest) -> None:
         return
     p.where(placed[0], tests[0] if len(tests) == 1 else Where(or_=tests))
     p.understood(test.start, test.end, 1)
-
-
-def is_money(meaning: Meaning) -> bool:
-    """Tell whether a column holds money, judged by its name."""
-    return bool(MONEY_WORDS & set(name_words(meaning.column or "")))
-
-
-def escape(word: str) -> str:
-    """Escape ``like`` wildcards in a word taken from the question."""
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _date_wheres(name: str, kind: str, low: str | None, high: str | None) -> list[Where]:

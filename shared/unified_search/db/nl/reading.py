@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from unified_search.db.dsl import Op
-from unified_search.db.nl.text import Token, tokenize
+from unified_search.db.nl.text import Token, escape_like, tokenize
 from unified_search.db.nl.vocabulary import Keyword, Meaning, Vocabulary
 
 #: How far (characters) a column word may sit from a number, date or superlative to claim it.
@@ -87,7 +87,7 @@ class TextTest:
     @property
     def pattern(self) -> str:
         """The ``like`` pattern (wildcards in the text escaped)."""
-        escaped = self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        escaped = escape_like(self.text)
         before = "" if self.edge == "start" else "%"
         after = "" if self.edge == "end" else "%"
         return f"{before}{escaped}{after}"

@@ -149,3 +149,8 @@ def word_pattern(word: str) -> re.Pattern[str]:
     if word.isascii() and word[:1].isalnum():
         return re.compile(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])")
     return re.compile(escaped)
+
+
+def escape_like(text: str) -> str:
+    """Escape ``like`` wildcards (and the escape character) in text taken from the question."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

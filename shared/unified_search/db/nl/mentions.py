@@ -1,0 +1,191 @@
+"""Phrases that name values, models and columns, read into a plan's conditions.
+
+A value names its own column; when several models hold it, the one whose column or model the
+question names nearby wins, and a foreign key named just before it ("managed by X") says which
+link to follow. A related model named alone asks for rows that have (or, negated, lack) related
+rows. A yes/no column named as a quality is a test of it; "no rating", "without a manager" test a
+column for emptiness. A negation governs the closest condition after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unified_search.db.dsl import Op, Where
+from unified_search.db.nl.draft import Placed
+from unified_search.db.nl.reading import NEAR, Mention
+from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.vocabulary import Meaning
+
+_EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
+
+
+def place(p: PlanState, mention: Mention) -> None:
+    """Read one phrase naming a value, a model or a column into the plan."""
+    if mention.start in p.used:
+        return
+    values = [m for m in mention.of("value") if p.draft.reachable(m.model)]
+    if values:
+        _value(p, mention, _best_value(p, mention, values))
+        return
+    if mention.of("model"):
+        _related(p, mention, mention.of("model")[0].model)
+        return
+    columns = [m for m in mention.of("column") if p.draft.reachable(m.model)]
+    if not columns or _empty(p, mention, columns) or _flag(p, mention, columns):
+        return
+    related = {m.model for m in columns} - {p.subject}
+    dated = all(p.column(m).kind in ("date", "datetime") for m in columns)
+    if mention.text.endswith("ed") and dated and len(related) == len(columns) == 1:
+        model = related.pop()
+        if not p.draft.one_to_one(model):  # "members who borrowed": they have loans
+            _related(p, mention, model)
+            return
+    cue = p.reading.figure
+    if cue is not None and cue.start <= mention.start < cue.end:
+        return  # "total" read as a total that found nothing to sum: not understood
+    if all(m.model != p.subject for m in columns):
+        return  # a related model's column named bare ("bookings of …") shows nothing here
+    p.used.add(mention.start)  # a column named only to show or compare it
+
+
+def _best_value(p: PlanState, mention: Mention, values: list[Meaning]) -> Meaning:
+    """Pick the column a value belongs to: an exact match, its column or model named nearby."""
+    named = {
+        (c.model, c.column)
+        for m in p.mentions
+        if 0 <= mention.start - m.end <= NEAR
+        for c in m.of("column")
+    }
+    nearest = p.models_near(mention.start)[1:2]
+
+    def rank(meaning: Meaning) -> tuple[int, ...]:
+        hops = p.domain.relations.paths(p.subject, meaning.model)
+        return (
+            int(meaning.exact),
+            int((meaning.model, meaning.column) in named),
+            int(meaning.model in nearest),
+            int(meaning.model == p.subject),
+            -len(hops[0]) if hops else 0,
+        )
+
+    return max(values, key=rank)
+
+
+def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
+    alternatives = [
+        (other, m)
+        for other in p.mentions
+        if other is not mention and other.start not in p.used
+        for m in other.of("value")
+        if (m.model, m.column) == (meaning.model, meaning.column)
+        and _joined_by_or(p.reading.text, mention, other)
+    ]
+    role = _role(p, mention, meaning)
+    column = meaning.column or ""
+    if role is not None:
+        placed: Placed | None = p.draft.by_role(role, meaning.model, column)
+    else:
+        placed = p.draft.field(meaning.model, column)
+    if placed is None:
+        return
+    values = [meaning.value, *(m.value for _, m in alternatives)]
+    negated = p.negated(mention)
+    branch_negation = negated and placed[1] is not None
+    op = _membership(len(values) > 1, negated and not branch_negation)
+    value: Any = values if len(values) > 1 else values[0]
+    p.where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
+    for other, _ in alternatives:
+        p.understood(other.start, other.end)
+    p.understood(mention.start, mention.end, p.weight(meaning.model))
+
+
+def _role(p: PlanState, mention: Mention, meaning: Meaning) -> str | None:
+    """Find a foreign key named just before a value of what it points to ("managed by X")."""
+    for other in p.mentions:
+        if not 0 <= mention.start - other.end <= 12 or other.of("model"):
+            continue
+        for column in other.of("column"):
+            info = p.column(column)
+            target = (info.foreign_key or "").rpartition(".")[0]
+            if column.model == p.subject and target == meaning.model:
+                p.used.add(other.start)
+                return info.name
+    return None
+
+
+def _related(p: PlanState, mention: Mention, model: str) -> None:
+    """A related model named alone: "customers with orders" (or "without orders")."""
+    if model == p.subject:
+        p.used.add(mention.start)
+        return
+    placed = p.draft.field(model, "") if p.draft.reachable(model) else None
+    if placed is None:
+        p.unknown.append(mention.text)
+        return
+    branch = placed[1]
+    if p.negated(mention) and branch is not None:
+        branch.negated = True
+    p.understood(mention.start, mention.end, 0.5)
+
+
+def _flag(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
+    """Read a yes/no column named as a quality: "vegetarian dishes", "non-VIP guests"."""
+    flags = [m for m in columns if p.column(m).kind == "bool" and p.value_column(m)]
+    if not flags:
+        return False
+    chosen = min(flags, key=lambda m: m.model != p.subject)
+    placed = p.draft.field(chosen.model, chosen.column or "")
+    if placed is None:
+        return False
+    negated = p.negated(mention)
+    across = negated and placed[1] is not None  # "guests who never ordered a vegetarian dish"
+    value = not (negated and not across)
+    p.where(placed, Where(field=placed[0], op=Op.EQ, value=value), across)
+    p.understood(mention.start, mention.end, p.weight(chosen.model))
+    return True
+
+
+def _empty(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
+    """Read "no rating", "without a manager", "not returned": the column is empty.
+
+    A verb naming a column that may be empty ("returned loans") asks for it to be filled.
+    """
+    cue = p.cue_for(mention)
+    nullable = [m for m in columns if p.column(m).nullable]
+    cue_word = p.reading.text[cue[0] : cue[1]] if cue else ""
+    dated = [m for m in nullable if p.column(m).kind in ("date", "datetime")]
+    participle = mention.text.endswith("ed") and bool(dated)
+    if not nullable or not (cue_word in _EMPTY_CUES or participle):
+        return False
+    chosen = nullable[0] if cue_word in _EMPTY_CUES else dated[0]
+    placed = p.draft.field(chosen.model, chosen.column or "")
+    if placed is None:
+        return False
+    op = Op.IS_NULL if cue_word in _EMPTY_CUES else Op.IS_NOT_NULL
+    p.where(placed, Where(field=placed[0], op=op))
+    if cue and op is Op.IS_NULL:
+        p.reading.take(*cue)
+    p.understood(mention.start, mention.end, 1)
+    return True
+
+
+def _membership(many: bool, negated: bool) -> Op:
+    if many:
+        return Op.NOT_IN if negated else Op.IN
+    return Op.NE if negated else Op.EQ
+
+
+def _joined_by_or(text: str, first: Mention, other: Mention) -> bool:
+    if other.start < first.end:
+        return False
+    return text[first.end : other.start].strip() in (
+        "or",
+        ",",
+        ", or",
+        "and",
+        "/",
+        "或",
+        "或者",
+        "和",
+    )
