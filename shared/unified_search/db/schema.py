@@ -11,6 +11,7 @@ needs a new handler (or ``SchemaCatalog.clear``).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -181,8 +182,20 @@ def _check_settings(model: str, columns: Mapping[str, ColumnInfo], settings: Mod
 
 
 def _default_title(text_columns: Sequence[str]) -> str | None:
-    # Without a name-like column the title is "<label> <id>": a status word is no title.
-    return next((wanted for wanted in _TITLE_NAMES if wanted in text_columns), None)
+    """The column that names a row: ``title``, ``name`` … in any case, else one ending so.
+
+    Without a name-like column the title is "<label> <id>": a status word is no title.
+    """
+    lowered = {c.lower(): c for c in text_columns}
+    for wanted in _TITLE_NAMES:
+        if wanted in lowered:
+            return lowered[wanted]
+    for wanted in _TITLE_NAMES[:2]:  # "concert_Name", "CountryName", "race_title"
+        for column in text_columns:
+            words = re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", column).lower())
+            if len(words) > 1 and words[-1] == wanted:
+                return column
+    return None
 
 
 class SchemaCatalog:

@@ -53,6 +53,8 @@ class Draft:
     group_by: list[str] = field(default_factory=list)
     having: list[Where] = field(default_factory=list)
     select: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
+    """Fields the question asks to see: they come first in each answer row."""
     distinct: bool = False
     limit: int | None = None
     keyword_wheres: list[Where] = field(default_factory=list)
@@ -95,6 +97,12 @@ class Draft:
         """Join ``model`` plainly and return its alias (for grouping by its rows)."""
         paths = self.domain.relations.paths(self.subject, model)
         return self._plain(self._preferred(paths)) if paths else None
+
+    def alias_of(self, model: str) -> str | None:
+        """The alias of a plain join already reaching ``model``, if any."""
+        return next(
+            (a for a, j in self.joins.items() if j.model == model and j.type == "inner"), None
+        )
 
     def by_role(self, role: str, model: str, column: str) -> Placed:
         """Reach ``model`` through the subject's foreign key ``role`` ("manager_id" → "manager")."""
@@ -202,6 +210,9 @@ class Draft:
             base["distinct"] = True
         if self.select:
             base["select"] = self.select
+        elif self.shown and not self.aggregates:
+            rest = [c for c in self.schema.columns if c not in self.shown]
+            base["select"] = self.shown if self.distinct else [*self.shown, *rest]
         dsl = QueryDSL(wheres=[*wheres, *self.keyword_wheres], **base)
         relaxed = None
         if len(self.keyword_wheres) > 1:
@@ -230,8 +241,17 @@ class Draft:
 
 
 def row_names(schema: ModelSchema) -> list[str]:
-    """The columns that name a model's rows in a grouped answer: its key and its title."""
+    """The columns that name a model's rows in a grouped answer: its key and its title.
+
+    Without a title, its first text column that is no key ("Continent" of ``continents``).
+    """
     names = list(schema.primary_key)
-    if schema.title and schema.title not in names:
-        names.append(schema.title)
+    texts = [
+        c.name
+        for c in schema.columns.values()
+        if c.kind == "str" and not c.primary_key and not c.foreign_key
+    ]
+    title = schema.title or next(iter(texts), None)
+    if title and title not in names:
+        names.append(title)
     return names

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from unified_search.db.nl.cues import find_contains, find_figures, find_negations, find_person
 from unified_search.db.nl.dates import find_dates
 from unified_search.db.nl.lexicon import ABBREVIATIONS, CUE_WORDS, FILLER
+from unified_search.db.nl.naming import find_generic_columns
 from unified_search.db.nl.numbers import (
     apply_bare_numbers,
     apply_comparisons,
@@ -29,6 +30,7 @@ from unified_search.db.nl.numbers import (
 from unified_search.db.nl.ordering import apply_leading_count, apply_orders
 from unified_search.db.nl.planner import Plan, Planner, best
 from unified_search.db.nl.reading import DateTest, Mention, Reading
+from unified_search.db.nl.shown import find_shown
 from unified_search.db.nl.subject import subjects as likely_subjects
 from unified_search.db.nl.text import name_words, normalise, tokenize, word_pattern
 from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
@@ -115,6 +117,8 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     apply_leading_count(reading)
     apply_orders(reading, today)
     _mentions(reading)
+    find_generic_columns(reading, domain)
+    find_shown(reading)
     apply_bare_numbers(reading)
     find_figures(reading)
     find_person(reading)
@@ -126,7 +130,7 @@ def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
     """Apply the user's lexicon, then correct misspellings, noting each change."""
     notes: list[str] = []
     text = re.sub(r"\bno\.?\s+(?=of\b)", "number ", text)  # "no. of bookings"
-    text = re.sub(r"[a-z]+", lambda m: ABBREVIATIONS.get(m.group(), m.group()), text)
+    text = re.sub(r"[a-z]+", lambda m: _spelled(m.group(), domain), text)
     for phrase, meaning in domain.lexicon.items():
         pattern = word_pattern(normalise(phrase))
         if pattern.search(text):
@@ -141,6 +145,12 @@ def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
             position = token.end
             notes.append(f"{token.text} → {corrected}")
     return "".join([*pieces, text[position:]]), notes
+
+
+def _spelled(word: str, domain: Domain) -> str:
+    """Spell out an abbreviation ("dept"), unless the data itself holds the word ("cat")."""
+    full = ABBREVIATIONS.get(word)
+    return word if full is None or domain.vocabulary.names_word(word) else full
 
 
 def _unprefixed(word: str, domain: Domain) -> str | None:

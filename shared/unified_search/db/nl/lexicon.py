@@ -160,6 +160,13 @@ ABBREVIATIONS: dict[str, str] = {
     "avg": "average", "emp": "employee", "emps": "employees", "cust": "customer",
     "custs": "customers", "prod": "product", "prods": "products", "cat": "category",
 }  # fmt: skip
+#: Single letters that stand for a part of a name in column names ("LName", "f_name").
+NAME_INITIALS: dict[str, str] = {"f": "first", "l": "last", "m": "middle"}
+#: Whole abbreviated words of column names, read as what they stand for.
+COLUMN_ABBREVIATIONS: dict[str, str] = {
+    "fname": "first name", "lname": "last name", "mname": "middle name", "dob": "date of birth",
+    "addr": "address", "tel": "telephone", "desc": "description", "pop": "population",
+}  # fmt: skip
 #: Words the rules read (comparison, ordering, dates, aggregates): known, never "corrected".
 CUE_WORDS = _words("""
     above ago apart april ascending august average avg below beneath besides best between

@@ -24,7 +24,7 @@ from unified_search.db.nl.lexicon import (
 )
 from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
 from unified_search.db.nl.state import PlanState
-from unified_search.db.nl.text import name_words
+from unified_search.db.nl.text import is_plural, name_words
 from unified_search.db.nl.vocabulary import Meaning
 
 _SIZE_WORDS = frozenset(
@@ -145,7 +145,7 @@ def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
     p.draft.aggregates = [_count()]
     p.draft.group_by = [column.column or ""]
     p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
-    if p.draft.limit is None and not plural(mention.text):
+    if p.draft.limit is None and not is_plural(mention.text):
         p.draft.limit = 1
     if wish.term:
         p.reading.take(*wish.term)
@@ -158,7 +158,7 @@ def _head_plural(p: PlanState, head: str) -> bool:
     """Tell whether the question names the grouped model in the plural ("which customers …")."""
     for mention in p.mentions:
         if any(m.model == head for m in mention.of("model")):
-            return plural(mention.text)
+            return is_plural(mention.text)
     return True
 
 
@@ -362,6 +362,7 @@ def group(p: PlanState) -> None:
         columns = [
             m
             for mention in chain
+            if not mention.of("model")  # "type of pet": the pets are no column
             for m in mention.of("column")
             if p.draft.reachable(m.model) and p.value_column(m)
         ]
@@ -407,7 +408,7 @@ def _word_start(text: str, end: int) -> int:
 
 def listing(p: PlanState) -> None:
     """List a plural column named first by its distinct values ("which brands do we sell?")."""
-    if p.draft.aggregates or p.draft.orders or not p.mentions:
+    if p.draft.aggregates or p.draft.orders or p.draft.shown or not p.mentions:
         return
     first = min(p.mentions, key=lambda m: m.start)
     columns = [
@@ -418,13 +419,7 @@ def listing(p: PlanState) -> None:
         and p.value_column(m)
         and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
     ]
-    if first.of("model") or first.of("value") or not columns or not plural(first.text):
+    if first.of("model") or first.of("value") or not columns or not is_plural(first.text):
         return
     p.draft.select, p.draft.distinct = [columns[0].column or ""], True
     p.used.add(first.start)
-
-
-def plural(text: str) -> bool:
-    """Tell whether a phrase ends with a plural noun ("customers", not "status" or "class")."""
-    last = text.split()[-1] if text.split() else ""
-    return last.endswith("s") and not last.endswith(("ss", "us", "is"))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unified_search.db.dsl import Op, QueryDSL, Where
-from unified_search.db.nl import measures, mentions, quantities
+from unified_search.db.nl import measures, mentions, quantities, shown
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import FILLER, RELATION_VERBS
 from unified_search.db.nl.reading import Mention, Reading
@@ -73,6 +73,7 @@ class Planner:
             quantities.date(p, date)
         for text in p.reading.texts:
             quantities.text(p, text)
+        shown.place_shown(p)
         for mention in p.mentions:
             mentions.place(p, mention)
         for wish in p.reading.orders:
@@ -134,4 +135,6 @@ def _account(p: PlanState) -> None:
             continue
         if p.draft.joins and token.stem in RELATION_VERBS:
             continue  # "who bought …": the join already says it
+        if token.text in ("id", "ids") and p.draft.schema.primary_key:
+            continue  # "their ids": the rows carry their key
         p.unknown.append(token.text)

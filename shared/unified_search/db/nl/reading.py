@@ -137,6 +137,12 @@ class Reading:
     """What was read differently from how it was written ("custmers" → "customers")."""
     person: bool = False
     """The question asks for people ("who …")."""
+    shown: list[Mention] = field(default_factory=list)
+    """Phrases naming the columns the question asks to see, in the order asked."""
+    asked: str | None = None
+    """The model those columns belong to ("… of the students"), when the question names it."""
+    distinct: bool = False
+    """"distinct"/"different" asks for the distinct values of the shown columns."""
 
     @classmethod
     def read(cls, text: str, vocabulary: Vocabulary, notes: list[str] | None = None) -> Reading:

@@ -22,7 +22,13 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
     counted = _counted(reading, mentions, people)
     if counted is not None and counted in allowed:
         return [counted]
-    named = [m.of("model")[0].model for m in mentions if m.of("model") and not m.negated]
+    if reading.asked in allowed:
+        return [reading.asked]  # "the names of the students …"
+    named = [
+        m.of("model")[0].model
+        for m in mentions
+        if m.of("model") and not m.negated and m not in reading.shown
+    ]
     named = [m for m in named if m in allowed]
     if people and reading.tokens and reading.tokens[0].text in ("who", "whom"):
         return people  # "who bought …" asks for people, whatever else it names

@@ -127,6 +127,12 @@ def plural(word: str) -> str:
     return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
+def is_plural(text: str) -> bool:
+    """Tell whether a phrase ends with a plural noun ("customers", not "status" or "class")."""
+    last = text.split()[-1] if text.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
 def stems(text: str) -> tuple[str, ...]:
     """Return the stems of every word in ``text`` (normalised first)."""
     return tuple(t.stem for t in tokenize(normalise(text)))
@@ -140,6 +146,7 @@ def compact(text: str) -> str:
 def name_words(name: str) -> list[str]:
     """Split a column or model name into words: ``createdAt``, ``created_at`` → created, at."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)  # "LName", "HTMLParser"
     return [w for w in re.split(r"[\s_.\-]+", spaced.lower()) if w]
 
 

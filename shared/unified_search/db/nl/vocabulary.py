@@ -138,6 +138,8 @@ class Vocabulary:
             for column_name, words in sample.words.items():
                 self._add_data_words(schema.name, column_name, words)
         for schema in domain.models.values():
+            self._add_model_head(schema)
+        for schema in domain.models.values():
             self._add_model_parts(schema)
 
     # -- building -------------------------------------------------------------------------
@@ -169,26 +171,40 @@ class Vocabulary:
                     if stem(other) != head:
                         self._add(other, synonym)
 
+    def _add_model_head(self, schema: ModelSchema) -> None:
+        """Let the one content word of a model name name it: "cars" for ``cars_data``.
+
+        The other words say nothing about the rows (``data``, ``list``, ``has``), so the
+        model is named by that word alone, unless the word already names another model.
+        """
+        content = _content_words(schema)
+        if len(content) == 1 and len(name_words(schema.name.rpartition(".")[2])) > 1:
+            key = (stem(content[0]),)
+            if not any(m.kind == "model" and m.exact for m in self._phrases.get(key, {})):
+                self._add(content[0], Meaning("model", schema.name))
+
     def _add_model_parts(self, schema: ModelSchema) -> None:
         """Let one word of a longer model name name it ("menu", "tables" for ``dining_tables``).
 
         Only words that name no model on their own: "order" names ``orders`` where there is one,
         ``order_lines`` only where there is not.
         """
-        words = name_words(schema.name.rpartition(".")[2])
-        if len(words) < 2:
+        if len(name_words(schema.name.rpartition(".")[2])) < 2:
             return
         part = Meaning("model", schema.name, exact=False)
-        for word in words:
+        for word in _content_words(schema):
             key = (stem(word),)
             named = any(m.kind == "model" and m.exact for m in self._phrases.get(key, {}))
-            if word not in GENERIC and word not in lexicon.FILLER and not named:
+            if not named:
                 self._add(word, part)
 
     def _add_column(self, schema: ModelSchema, column: ColumnInfo) -> None:
-        words = name_words(column.name)
+        written = name_words(column.name)
         meaning = Meaning("column", schema.name, column.name)
-        self._add(" ".join(words), meaning)
+        self._add(" ".join(written), meaning)
+        words = spelled_out(written, name_words(schema.name.rpartition(".")[2]))
+        if words != written:  # "LName" is also "last name", ``StuID`` "student id"
+            self._add(" ".join(words), meaning)
         specific = [w for w in words if w not in GENERIC]
         # A key's words that name the model it points to name that model, not the key:
         # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
@@ -197,6 +213,8 @@ class Vocabulary:
         pointed = {stem(w) for w in name_words(target)}
         if not column.primary_key and words[-1:] == ["id"] and not target:
             pointed = {stem(w) for w in specific}
+        if len(specific) > 1:  # "pet" of ``pet_age`` names the pets, "age" names the column
+            pointed |= {stem(w) for w in name_words(schema.name.rpartition(".")[2])}
         loose = Meaning("column", schema.name, column.name, exact=False)
         for word in specific:
             self._add(word, loose if stem(word) in pointed else meaning)
@@ -274,6 +292,10 @@ class Vocabulary:
             and joined != "".join(full)
         ]
 
+    def names_word(self, word: str) -> bool:
+        """Tell whether a model, column or value name, or sampled text, holds ``word``."""
+        return fold(word) in self._names
+
     def keyword(self, token: Token) -> Keyword | None:
         """Return where sampled text holds this word (by stem), or ``None``."""
         places = self._data.get(token.stem)
@@ -321,6 +343,31 @@ class Vocabulary:
         # The closest word wins; between equals, a word of the schema or data beats the lexicon's.
         best = str(min(found, key=lambda f: (f[1], f[0] not in self._names, f[0]))[0])
         return None if stem(best) == stem(word) else best  # another form of the same word
+
+
+def _content_words(schema: ModelSchema) -> list[str]:
+    """The words of a model's name that say what its rows are (not ``data``, ``list``, ``has``)."""
+    words = name_words(schema.name.rpartition(".")[2])
+    return [w for w in words if w not in GENERIC and w not in lexicon.FILLER]
+
+
+def spelled_out(words: Sequence[str], model_words: Sequence[str]) -> list[str]:
+    """Spell out the abbreviated words of a column name.
+
+    ``l name`` → last name, ``dept`` → department, and a clipped word of the model's own name
+    (``stu`` of ``student``) → that word.
+    """
+    spelled: list[str] = []
+    for index, word in enumerate(words):
+        following = words[index + 1 : index + 2]
+        if following == ["name"] and word in lexicon.NAME_INITIALS:
+            spelled.append(lexicon.NAME_INITIALS[word])
+            continue
+        full = lexicon.COLUMN_ABBREVIATIONS.get(word) or lexicon.ABBREVIATIONS.get(word)
+        if full is None and len(word) >= 3:
+            full = next((m for m in model_words if m.startswith(word) and m != word), None)
+        spelled += (full or word).split()
+    return spelled
 
 
 def _prefixes(text: str, words: Sequence[str]) -> bool:

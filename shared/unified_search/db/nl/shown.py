@@ -1,0 +1,165 @@
+"""The columns a question asks to see: "the names and ages of the students", "the model of the car".
+
+A question that opens with "what is/are", "which", "show", "list", "find", "give" … and then
+names columns, joined by commas and "and", asks for those columns; the model named after them
+("of the students", "for all singers") is what the question is about. "… and the name of its
+artist" asks for a column of a related model. The answer returns the asked-for columns first,
+then the rest of the row (a row stays whole, so it can be cited); "distinct" or "different"
+before them asks for their distinct values only. A column of a related model is shown only when
+each row has at most one such related row ("the name of its artist"); otherwise it is left to the
+rules that count or group related rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from unified_search.db.nl.reading import Mention, Reading
+from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.text import is_plural, name_words, stems
+from unified_search.db.nl.vocabulary import Meaning
+
+_LEAD = re.compile(
+    r"^(?:(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
+    r"|(?:please\s+)?(?:show|list|find|give|return|display|get|tell|report|provide|output"
+    r"|retrieve|print|name)(?:\s+(?:me|us))?\s+)"
+)
+_SEPARATOR = re.compile(
+    r"(?:[\s,&]|\b(?:and|as well as|along with|together with|plus|also|both|the|their|its|his"
+    r"|her|all|every|each|distinct|different|unique)\b)*"
+)
+_OF = re.compile(
+    r"\s*(?:of|for|from|in|among|on)\s+"
+    r"(?:(?:the|all|each|every|a|an|its|their|his|her|all\s+the|any)\s+)?"
+)
+_OWNED = re.compile(r"\s*of\s+(?:its|their|his|her|the)\s+")
+_DISTINCT = re.compile(r"\b(?:distinct|different|unique)\b")
+
+
+def find_shown(reading: Reading) -> None:
+    """Record the columns the question asks for and the model they belong to."""
+    lead = _LEAD.match(reading.text)
+    if lead is None:
+        return
+    position = lead.end()
+    mentions = sorted(reading.mentions, key=lambda m: m.start)
+    for index, mention in enumerate(mentions):
+        if mention.start < position:
+            continue
+        gap = reading.text[position : mention.start]
+        if reading.shown and mention.of("model") and _OF.fullmatch(gap):
+            reading.asked = mention.of("model")[0].model  # "the names of the students"
+            break
+        if not _SEPARATOR.fullmatch(gap) or not mention.of("column"):
+            break
+        if mention.of("model") and not _column_first(reading, mentions[index + 1 :], mention):
+            break  # "which countries …", "orders of customers": a model named first is the subject
+        if _DISTINCT.search(gap):
+            reading.distinct = True
+            reading.take(position, mention.start)
+        reading.shown.append(mention)
+        position = mention.end
+    _owned(reading, mentions)
+
+
+def _column_first(reading: Reading, after: list[Mention], mention: Mention) -> bool:
+    """Tell whether a phrase naming a model names a column first: "the model of the car".
+
+    It must name the column whole and be followed by "of" and another model.
+    """
+    whole = [
+        m
+        for m in mention.of("column")
+        if stems(" ".join(name_words(m.column or ""))) == stems(mention.text)
+    ]
+    return bool(whole) and _owner(reading, after, mention.end) is not None
+
+
+def _owner(reading: Reading, after: list[Mention], end: int) -> Mention | None:
+    """The model mention right after "of …" that follows a phrase ending at ``end``."""
+    for mention in after:
+        if mention.of("model") and _OF.fullmatch(reading.text[end : mention.start]):
+            return mention
+        return None
+    return None
+
+
+def _owned(reading: Reading, mentions: list[Mention]) -> None:
+    """Add "… the name of its artist": a column of a related model, named after the subject."""
+    for mention, model in itertools.pairwise(mentions):
+        if mention in reading.shown or not mention.of("column") or not model.of("model"):
+            continue
+        gap = reading.text[mention.end : model.start]
+        before = reading.text[: mention.start].rstrip()
+        if _OWNED.fullmatch(gap) and re.search(r"(?:,|\band)(?:\s+the)?$", before):
+            reading.shown.append(mention)
+
+
+def place_shown(p: PlanState) -> None:
+    """Put the asked-for columns first in the answer (or among the groups of a grouped answer).
+
+    Only when the question names a model: "which brands do we sell?" lists distinct values.
+    """
+    named = any(m.of("model") for m in p.mentions if m not in p.reading.shown)
+    if not (named or p.reading.asked):
+        return
+    for mention in p.reading.shown:
+        if mention.start in p.used:
+            continue
+        meaning = _column_of(p, mention)
+        placed = (
+            p.draft.field(meaning.model, meaning.column or "", condition=False)
+            if meaning is not None
+            else None
+        )
+        if meaning is None or placed is None:
+            continue
+        if p.draft.aggregates:
+            if placed[0] not in p.draft.group_by and not _groups_rows_of(p, meaning.model):
+                continue  # "the name … and the number of …" needs the name among the groups
+            if placed[0] not in p.draft.group_by:
+                p.draft.group_by.append(placed[0])
+        elif placed[0] not in p.draft.shown:
+            p.draft.shown.append(placed[0])
+        p.understood(mention.start, mention.end, p.weight(meaning.model))
+    if _listed(p):  # "the cities of our customers": the distinct cities
+        p.draft.distinct = True
+    p.draft.distinct = p.draft.distinct or (p.reading.distinct and bool(p.draft.shown))
+
+
+def _listed(p: PlanState) -> bool:
+    """Tell whether one plural text column is asked for, other than the rows' names."""
+    if len(p.draft.shown) != 1 or len(p.reading.shown) != 1 or p.draft.aggregates:
+        return False
+    field = p.draft.shown[0]
+    info = p.draft.schema.columns.get(field)
+    return (
+        info is not None
+        and info.kind == "str"
+        and field != p.draft.schema.title
+        and is_plural(p.reading.shown[0].text)
+    )
+
+
+def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
+    """The meaning of an asked-for phrase: a column of the subject, else of a model it leads to."""
+    columns = [m for m in mention.of("column") if m.model == p.subject]
+    columns = columns or [
+        m for m in mention.of("column") if m.model != p.subject and p.draft.one_to_one(m.model)
+    ]
+    columns.sort(key=lambda m: (not m.exact, _hops(p, m.model)))
+    return columns[0] if columns else None
+
+
+def _hops(p: PlanState, model: str) -> int:
+    paths = p.domain.relations.paths(p.subject, model)
+    return len(paths[0]) if paths else 0
+
+
+def _groups_rows_of(p: PlanState, model: str) -> bool:
+    """Tell whether a grouped answer is grouped by the rows of ``model`` (its key is a group)."""
+    alias = p.draft.alias_of(model) if model != p.subject else None
+    keys = p.domain.models[model].primary_key
+    names = {f"{alias}.{k}" if alias else k for k in keys}
+    return bool(names) and names <= set(p.draft.group_by)
