@@ -22,7 +22,7 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
     counted = _counted(reading, mentions, people)
     if counted is not None and counted in allowed:
         return [counted]
-    if reading.asked in allowed:
+    if reading.asked is not None and reading.asked in allowed:
         return [reading.asked]  # "the names of the students …"
     named = [
         m.of("model")[0].model
