@@ -30,6 +30,8 @@ _OPS = {
     Op.IS_NOT_NULL: "is not empty",
     Op.BETWEEN: "between",
 }
+#: Selected fields named in the line; the rest of a whole row is "…".
+_SHOWN = 3
 _FN = {"count": "number of", "sum": "sum of", "avg": "average", "min": "lowest", "max": "highest"}
 
 
@@ -104,7 +106,8 @@ def _head(dsl: QueryDSL) -> str:
     model = dsl.model
     if not dsl.aggregates:
         if dsl.select:
-            shown = ", ".join(field_name(f) for f in dsl.select)
+            names = [field_name(f) for f in dsl.select]
+            shown = ", ".join(names[:_SHOWN]) + (", …" if len(names) > _SHOWN else "")
             return f"{'distinct ' if dsl.distinct else ''}{shown} of {model}"
         return model
     return ", ".join(_figure(a, model) for a in dsl.aggregates)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from unified_search.db.dsl import Aggregate, Join, Order, QueryDSL, Where
+from unified_search.db.dsl import Aggregate, Join, Op, Order, QueryDSL, Where
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Domain
 from unified_search.db.relations import Step
@@ -27,6 +27,9 @@ class Branch:
     """Conditions on rows reached across a one-to-many link: one ``exists`` join."""
 
     key: str
+    aliases: tuple[str, ...] = ()
+    """The joins of the branch, from its ``exists`` root to the model the conditions test."""
+    path: tuple[Step, ...] = ()
     negated: bool = False
     wheres: list[Where] = field(default_factory=list)
 
@@ -120,12 +123,28 @@ class Draft:
         self.group_by = [f"{alias}.{c}" for c in row_names(self.domain.models[head])]
 
     def add_where(self, where: Where, branch: Branch | None, negated: bool = False) -> None:
-        """Add a condition to the rows (or, across a one-to-many link, to its exists branch)."""
+        """Add a condition to the rows (or, across a one-to-many link, to its exists branch).
+
+        A branch holds conditions on one related row. A test of the other sign ("has a dog but
+        not a cat"), or a second value of a column already tested ("has a dog and a cat"), asks
+        about another related row: it opens a branch of its own along the same link.
+        """
         if branch is None:
             self.wheres.append(where)
-        else:
-            branch.wheres.append(where)
-            branch.negated = branch.negated or negated
+            return
+        if branch.wheres and (branch.negated != negated or _same_test(branch.wheres, where)):
+            branch, where = self._fork(branch, where)
+        branch.wheres.append(where)
+        branch.negated = branch.negated or negated
+
+    def _fork(self, branch: Branch, where: Where) -> tuple[Branch, Where]:
+        first, rest = branch.path[0], branch.path[1:]
+        aliases = [self._join(first, self.subject, "exists")]
+        for step in rest:
+            aliases.append(self._join(step, aliases[-1], "inner"))
+        fresh = Branch(f"{branch.key}#{len(self.branches)}", tuple(aliases), branch.path)
+        self.branches[aliases[0]] = fresh
+        return fresh, _renamed(where, dict(zip(branch.aliases, aliases, strict=True)))
 
     def _preferred(self, paths: list[tuple[Step, ...]]) -> tuple[Step, ...]:
         known = self.named | {j.model for j in self.joins.values()}
@@ -154,13 +173,23 @@ class Draft:
         if root is None:
             root = self._join(first, self.subject, "exists")
             self.branches[root] = Branch(key)
-        start = root
+        aliases = [root]
         for step in rest:
-            start = next(
-                (a for a, j in self.joins.items() if j.model == step.end and j.from_ == start),
-                None,
-            ) or self._join(step, start, "inner")
-        return start, self.branches[root]
+            aliases.append(
+                next(
+                    (
+                        a
+                        for a, j in self.joins.items()
+                        if j.model == step.end and j.from_ == aliases[-1]
+                    ),
+                    None,
+                )
+                or self._join(step, aliases[-1], "inner")
+            )
+        branch = self.branches[root]
+        if len(aliases) > len(branch.aliases):
+            branch.aliases, branch.path = tuple(aliases), path
+        return aliases[-1], branch
 
     def _join(self, step: Step, start: str, kind: str) -> str:
         alias = self._alias(step.end)
@@ -238,6 +267,25 @@ class Draft:
             if steps and not any(s.forward for s in steps):
                 return True
         return False
+
+
+def _same_test(wheres: list[Where], where: Where) -> bool:
+    """Tell whether ``where`` tests equality of a field the branch already tests so."""
+    equal = (Op.EQ, Op.IN)
+    return where.op in equal and any(w.field == where.field and w.op in equal for w in wheres)
+
+
+def _renamed(where: Where, aliases: dict[str, str]) -> Where:
+    """The same condition with its fields moved from old join aliases to new ones."""
+    update: dict[str, Any] = {
+        "or_": [_renamed(w, aliases) for w in where.or_],
+        "wheres": [_renamed(w, aliases) for w in where.wheres],
+    }
+    if isinstance(where.field, str):
+        alias, _, column = where.field.rpartition(".")
+        if alias in aliases:
+            update["field"] = f"{aliases[alias]}.{column}"
+    return where.model_copy(update=update)
 
 
 def row_names(schema: ModelSchema) -> list[str]:

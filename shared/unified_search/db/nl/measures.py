@@ -1,4 +1,4 @@
-"""Orderings and figures: "cheapest", "top 3 earners", "how many", "average price", "per status".
+"""Orderings and the shape of ranked answers: "cheapest", "top 3 earners", "the most concerts".
 
 An ordering goes to the column its words name, else to the subject's column
 of the kind it implies (money for "cheapest", the main date for "newest", a
@@ -6,8 +6,7 @@ rating, a size, a sold quantity). When that column lies on rows related to the
 subject ("the customer who spent the most", "the genre with the most books"),
 the question is turned around: the related rows are summed or counted per
 subject row and ranked. "more than 5 employees" after a model counts related
-rows the same way. A plural column named first ("which brands …") asks for its
-distinct values.
+rows the same way.
 """
 
 from __future__ import annotations
@@ -15,14 +14,13 @@ from __future__ import annotations
 import re
 
 from unified_search.db.dsl import Aggregate, Op, Order, Where
-from unified_search.db.nl.draft import row_names
 from unified_search.db.nl.lexicon import (
     MONEY_WORDS,
     POPULARITY_WORDS,
     QUANTITY_WORDS,
     RATING_WORDS,
 )
-from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
+from unified_search.db.nl.reading import NEAR, NumberTest, OrderWish
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural, name_words
 from unified_search.db.nl.vocabulary import Meaning
@@ -32,10 +30,6 @@ _SIZE_WORDS = frozenset(
 )
 _LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
 _BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
-_MONEY_MEASURES = frozenset({
-    "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
-    "earnings", "money", "cost", "costs",
-})  # fmt: skip
 _MEASURES = {
     "money": MONEY_WORDS,
     "rating": RATING_WORDS,
@@ -44,12 +38,12 @@ _MEASURES = {
     "popularity": POPULARITY_WORDS,
 }
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
-_NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
 _SORTABLE = ("int", "float", "date", "datetime", "str")
 
 
-def _count() -> Aggregate:
+def count_rows() -> Aggregate:
+    """Count the rows (named ``count``)."""
     return Aggregate(fn="count", **{"as": "count"})
 
 
@@ -96,7 +90,7 @@ def _units_sold(p: PlanState) -> bool:
         return False
     p.head = p.subject
     p.draft.subject = sold.model  # what was sold is reached from the rows that sold it
-    figure = Aggregate(fn="sum", field=sold.column) if sold.column else _count()
+    figure = Aggregate(fn="sum", field=sold.column) if sold.column else count_rows()
     p.draft.aggregates = [figure]
     p.understood(cue.start, cue.end)
     p.understood(*verb.span())
@@ -115,7 +109,7 @@ def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     p.draft.regroup(measure.model, paths[0])
     summed = measure.column is not None and p.column(measure).kind in _NUMERIC
     # "most units" sums them; "most orders", "most borrowed" counts the related rows
-    figure = Aggregate(fn="sum", field=measure.column) if summed else _count()
+    figure = Aggregate(fn="sum", field=measure.column) if summed else count_rows()
     p.draft.aggregates = [figure]
     p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not plural:
@@ -142,7 +136,7 @@ def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
     if not columns:
         return False
     mention, column = columns[-1]
-    p.draft.aggregates = [_count()]
+    p.draft.aggregates = [count_rows()]
     p.draft.group_by = [column.column or ""]
     p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not is_plural(mention.text):
@@ -173,7 +167,7 @@ def _count_test(p: PlanState, test: NumberTest) -> bool:
         return False
     p.head = p.subject
     p.draft.regroup(counted, paths[0])
-    p.draft.aggregates = [_count()]
+    p.draft.aggregates = [count_rows()]
     p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
     p.reading.take(test.start, mention.end)
     p.used.update({test.start, mention.start})
@@ -238,7 +232,7 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
     near = p.near_column(wish.start, wish.end, kinds)
     if near is not None and _fits(near, wish.measure):
         return near
-    return _measure(p, wish.measure)
+    return measure_column(p, wish.measure)
 
 
 def _fits(meaning: Meaning, measure: str | None) -> bool:
@@ -247,7 +241,7 @@ def _fits(meaning: Meaning, measure: str | None) -> bool:
     return measure not in wanted or bool(words & wanted[measure])
 
 
-def _measure(p: PlanState, measure: str | None) -> Meaning | None:
+def measure_column(p: PlanState, measure: str | None) -> Meaning | None:
     """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
     schema = p.draft.schema
     if measure == "age":  # the oldest person was born first; a thing was made first
@@ -271,155 +265,3 @@ def _sold(p: PlanState) -> Meaning | None:
         if quantity:
             return Meaning("column", child, quantity[0].name)
     return Meaning("model", children[0]) if children else None
-
-
-# -- figures --------------------------------------------------------------------------------
-
-
-def figures(p: PlanState) -> None:
-    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
-    figure = p.reading.figure
-    if figure is None:
-        _implied(p)
-        return
-    if p.reading.text[: figure.start].rstrip().endswith(" by"):
-        p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
-        return
-    if figure.fn == "count":
-        p.draft.aggregates = [_count()]
-    else:
-        target = _figure_column(p, figure.start, figure.end)
-        if target is None:
-            if figure.fn != "sum":  # "total" alone may be a column ("orders with a total over 500")
-                p.unknown.append(p.reading.text[figure.start : figure.end])
-            return
-        placed = p.draft.field(target.model, target.column or "", condition=False)
-        if placed is None:
-            return
-        p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
-        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
-        if counted:  # "average number of pages": the average of the pages
-            p.reading.take(*counted.span())
-        for word in _money_words(p, figure.end):
-            p.reading.take(figure.end + word.start(), figure.end + word.end())
-        p.score += p.weight(target.model)
-    p.understood(figure.start, figure.end)
-    group(p)
-
-
-def _implied(p: PlanState) -> None:
-    """Total or count per group without "how many" ("units ordered per category")."""
-    explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
-    if not explicit or p.draft.aggregates:
-        return
-    before = [m for m in p.mentions if m.end <= min(explicit)]
-    numeric = [
-        c
-        for m in before
-        if not m.of("model")
-        for c in m.of("column")
-        if p.column(c).kind in _NUMERIC and p.value_column(c) and c.model == p.subject
-    ]
-    counted = any(p.subject in {x.model for x in m.of("model")} for m in before)
-    if not numeric and not counted:
-        return
-    p.draft.aggregates = [Aggregate(fn="sum", field=numeric[0].column) if numeric else _count()]
-    group(p)
-    if not p.draft.group_by:
-        p.draft.aggregates = []
-
-
-def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
-    """The numeric column an aggregate cue is about: named after it, else just before it."""
-    after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
-    before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
-    for mention in [*after, *before]:
-        if mention.of("model"):
-            continue
-        numeric = [
-            m
-            for m in mention.of("column")
-            if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
-        ]
-        numeric.sort(key=lambda m: m.model != p.subject)
-        if numeric:
-            p.used.add(mention.start)
-            return numeric[0]
-    if _money_words(p, start) or p.reading.text[start:end] == "how much":
-        return _measure(p, "money")  # "total revenue", "revenue per status", "how much"
-    return None
-
-
-def _money_words(p: PlanState, end: int) -> list[re.Match[str]]:
-    words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
-    return [w for w in words if w.group() in _MONEY_MEASURES]
-
-
-def group(p: PlanState) -> None:
-    """Group by what a "per"/"by"/"in each" cue names: a column, or a model's rows."""
-    for position in p.reading.groups:
-        chain = _chain_after(p, position)
-        columns = [
-            m
-            for mention in chain
-            if not mention.of("model")  # "type of pet": the pets are no column
-            for m in mention.of("column")
-            if p.draft.reachable(m.model) and p.value_column(m)
-        ]
-        models = [m.model for mention in chain for m in mention.of("model") if m.model != p.subject]
-        if columns:
-            placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
-            fields = [placed[0]] if placed else []
-        elif models:
-            alias = p.draft.joined(models[0])
-            fields = (
-                [f"{alias}.{c}" for c in row_names(p.domain.models[models[0]])] if alias else []
-            )
-        else:
-            fields = []
-        if fields:
-            p.draft.group_by += fields
-            p.used.update(m.start for m in chain)
-            p.reading.take(_word_start(p.reading.text, position), chain[-1].end)
-            grouped = columns[-1].model if columns else models[0]
-            p.understood(chain[0].start, chain[0].end, p.weight(grouped))
-            return
-
-
-def _chain_after(p: PlanState, position: int) -> list[Mention]:
-    """The mentions right after a grouping cue, one phrase ("per customer country")."""
-    chain: list[Mention] = []
-    end = position
-    for mention in sorted(p.mentions, key=lambda m: m.start):
-        if mention.start < end:
-            continue
-        gap = p.reading.text[end : mention.start].strip()
-        if gap not in ("", "the", "each", "every", "of") or mention.of("value"):
-            break
-        chain.append(mention)
-        end = mention.end
-    return chain
-
-
-def _word_start(text: str, end: int) -> int:
-    words = text[:end].split()
-    return end - len(words[-1]) if words else end
-
-
-def listing(p: PlanState) -> None:
-    """List a plural column named first by its distinct values ("which brands do we sell?")."""
-    if p.draft.aggregates or p.draft.orders or p.draft.shown or not p.mentions:
-        return
-    first = min(p.mentions, key=lambda m: m.start)
-    columns = [
-        m
-        for m in first.of("column")
-        if m.model == p.subject
-        and p.column(m).kind == "str"
-        and p.value_column(m)
-        and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
-    ]
-    if first.of("model") or first.of("value") or not columns or not is_plural(first.text):
-        return
-    p.draft.select, p.draft.distinct = [columns[0].column or ""], True
-    p.used.add(first.start)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unified_search.db.dsl import Op, QueryDSL, Where
-from unified_search.db.nl import measures, mentions, quantities, shown
+from unified_search.db.nl import figures, measures, mentions, quantities, shown
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import FILLER, RELATION_VERBS
 from unified_search.db.nl.reading import Mention, Reading
@@ -65,12 +65,11 @@ class Planner:
         p = self.state
         measures.shape(p)
         _note_subject(p)
-        measures.figures(p)
+        figures.figures(p)
         for test in p.reading.numbers:
             if id(test) not in p.handled:
                 quantities.number(p, test)
-        for date in p.reading.dates:
-            quantities.date(p, date)
+        quantities.dates(p, p.reading.dates)
         for text in p.reading.texts:
             quantities.text(p, text)
         shown.place_shown(p)
@@ -79,7 +78,7 @@ class Planner:
         for wish in p.reading.orders:
             if id(wish) not in p.handled:
                 measures.order(p, wish)
-        measures.listing(p)
+        figures.listing(p)
         for keyword, start in p.reading.keywords[:MAX_KEYWORDS]:
             _keyword(p, keyword, start)
         _account(p)

@@ -11,6 +11,7 @@ it. An integer column refuses a fractional value rather than rounding it.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from unified_search.db.dsl import Op, Where
@@ -19,6 +20,9 @@ from unified_search.db.nl.reading import NEAR, DateTest, NumberTest, TextTest
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Meaning
+
+_OR = re.compile(r"\s*,?\s*(?:or|and|,)\s*(?:in\s+)?")
+_YEAR_KINDS = ("int", "str", "float")
 
 
 def number(p: PlanState, test: NumberTest) -> None:
@@ -71,17 +75,91 @@ def _adjacent(p: PlanState, meaning: Meaning, test: NumberTest) -> bool:
     )
 
 
-def date(p: PlanState, date: DateTest) -> None:
-    """Place a date range on the date column it is about."""
-    column = p.near_column(date.start, date.end, ("date", "datetime"))
-    column = column or p.main_date(date.start)
+def dates(p: PlanState, found: list[DateTest]) -> None:
+    """Place date ranges; ranges joined by "or" are alternatives ("in 2014 or 2015")."""
+    groups: list[list[DateTest]] = []
+    for date in found:
+        joined = groups and _OR.fullmatch(p.reading.text[groups[-1][-1].end : date.start])
+        if joined:
+            groups[-1].append(date)
+        else:
+            groups.append([date])
+    for group in groups:
+        _date_group(p, group)
+
+
+def _date_group(p: PlanState, group: list[DateTest]) -> None:
+    """Place one date range (or alternatives) on its date column, else on a year column."""
+    start, end = group[0].start, group[-1].end
+    column = p.near_column(start, end, ("date", "datetime")) or _year_near(p, start, end)
+    column = column or _dated(p, start)
     placed = p.draft.field(column.model, column.column or "") if column else None
-    if column is None or placed is None:
-        p.unknown.append(p.reading.text[date.start : date.end])
+    years = column is not None and p.column(column).kind not in ("date", "datetime")
+    if column is None or placed is None or (years and not all(map(_whole_years, group))):
+        p.unknown.append(p.reading.text[start:end])
         return
-    for where in _date_wheres(placed[0], p.column(column).kind, date.low, date.high):
-        p.where(placed, where)
-    p.understood(date.start, date.end, p.weight(column.model))
+    kind = p.column(column).kind
+    tests = [
+        _year_wheres(placed[0], kind, d) if years else _date_wheres(placed[0], kind, d.low, d.high)
+        for d in group
+    ]
+    alternatives = [t[0] if len(t) == 1 else Where(wheres=t) for t in tests]
+    if len(alternatives) > 1:
+        p.where(placed, Where(or_=alternatives))
+    else:
+        for where in tests[0]:
+            p.where(placed, where)
+    p.understood(start, end, p.weight(column.model))
+
+
+def _year_near(p: PlanState, start: int, end: int) -> Meaning | None:
+    """A column named for years ("year", "founded_year") right next to the date phrase."""
+    return p.near_column(start - NEAR, end, _YEAR_KINDS, fits=_is_year)
+
+
+def _dated(p: PlanState, start: int) -> Meaning | None:
+    """The main date column (see ``PlanState.main_date``), else a year column, the subject's first."""
+    dated = p.main_date(start)
+    if dated is not None:
+        return dated
+    for model in p.models_near(start):
+        years = [c for c in p.own(p.domain.models[model], _YEAR_KINDS) if _is_year_name(c.name)]
+        if years:
+            return Meaning("column", model, years[0].name)
+    return None
+
+
+def _is_year(meaning: Meaning) -> bool:
+    return _is_year_name(meaning.column or "")
+
+
+def _is_year_name(name: str) -> bool:
+    return "year" in name_words(name)
+
+
+def _whole_years(date: DateTest) -> bool:
+    """Tell whether a range starts on 1 January and ends on 31 December (either end may be open)."""
+    low_ok = date.low is None or date.low.endswith("-01-01")
+    high_ok = date.high is None or date.high.endswith("-12-31")
+    return low_ok and high_ok and (date.low is not None or date.high is not None)
+
+
+def _year_wheres(name: str, kind: str, date: DateTest) -> list[Where]:
+    """Compare a year column with the years of a range (as text when the column holds text)."""
+    low = int(date.low[:4]) if date.low else None
+    high = int(date.high[:4]) if date.high else None
+
+    def value(year: int) -> int | str:
+        return str(year) if kind == "str" else year
+
+    if low is not None and low == high:
+        return [Where(field=name, op=Op.EQ, value=value(low))]
+    if low is not None and high is not None:
+        return [Where(field=name, op=Op.BETWEEN, value=[value(low), value(high)])]
+    if low is not None:
+        return [Where(field=name, op=Op.GE, value=value(low))]
+    assert high is not None
+    return [Where(field=name, op=Op.LE, value=value(high))]
 
 
 def text(p: PlanState, test: TextTest) -> None:

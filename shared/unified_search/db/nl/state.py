@@ -7,14 +7,14 @@ understood. It imports none of them, so the planning modules import each other o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from unified_search.db.dsl import Where
 from unified_search.db.nl.draft import Draft, Placed
 from unified_search.db.nl.lexicon import MONEY_WORDS, SECONDARY_DATES
 from unified_search.db.nl.reading import NEAR, Mention, NumberTest, Reading
-from unified_search.db.nl.text import name_words
+from unified_search.db.nl.text import name_words, stems
 from unified_search.db.nl.vocabulary import Domain, Meaning
 from unified_search.db.schema import ColumnInfo, ModelSchema
 
@@ -100,29 +100,47 @@ class PlanState:
         return [c for c in found if words & set(name_words(c.name))] if words else found
 
     def near_column(
-        self, start: int, end: int, kinds: Sequence[str], *, money: bool = False
+        self,
+        start: int,
+        end: int,
+        kinds: Sequence[str],
+        *,
+        money: bool = False,
+        fits: Callable[[Meaning], bool] | None = None,
     ) -> Meaning | None:
-        """The column named closest to ``start:end`` (within ``NEAR``), of one of ``kinds``."""
-        best: tuple[int, bool, Meaning, int] | None = None
+        """The column named closest to ``start:end`` (within ``NEAR``), of one of ``kinds``.
+
+        Between columns the same phrase names: that of the model named last before it ("in
+        concerts in year 2014"), then the subject's, then the one it names whole.
+        """
+        best: tuple[int, bool, bool, bool, Meaning, int] | None = None
         for mention in self.mentions:
             distance = max(0, mention.start - end, start - mention.end)
+            local = self.model_before(mention.start)
             if distance > NEAR or mention.of("model"):
                 continue  # "tickets over 200": a word naming a model names no column
             for meaning in mention.of("column"):
-                if money and not is_money(meaning):
+                if (money and not is_money(meaning)) or (fits is not None and not fits(meaning)):
                     continue
                 if (
                     self.column(meaning).kind in kinds
                     and self.value_column(meaning)
                     and self.draft.reachable(meaning.model)
                 ):
-                    rank = (distance, meaning.model != self.subject)
-                    if best is None or rank < best[:2]:
+                    whole = stems(mention.text) == stems(" ".join(name_words(meaning.column or "")))
+                    mine = meaning.model != self.subject
+                    rank = (distance, meaning.model != (local or self.subject), mine, not whole)
+                    if best is None or rank < best[:4]:
                         best = (*rank, meaning, mention.start)
         if best is None:
             return None
-        self.used.add(best[3])  # the word is now read: it named this column
-        return best[2]
+        self.used.add(best[5])  # the word is now read: it named this column
+        return best[4]
+
+    def model_before(self, start: int) -> str | None:
+        """The model named last before ``start`` ("pets whose age …" speaks of the pets)."""
+        before = [m for m in self.mentions if m.of("model") and m.end <= start]
+        return max(before, key=lambda m: m.end).of("model")[0].model if before else None
 
     def models_near(self, start: int) -> list[str]:
         """The subject, then related models named before ``start`` (closest first)."""
@@ -149,12 +167,17 @@ class PlanState:
         if right_before and right_before[0] in models[1:]:
             models.insert(0, right_before[0])
         for model in models:
-            dated = self.own(self.domain.models[model], ("date", "datetime"))
-            primary = [c for c in dated if not SECONDARY_DATES & set(name_words(c.name))]
-            chosen = (primary or dated)[:1]
-            if chosen:
-                return Meaning("column", model, chosen[0].name)
+            chosen = self.main_date_of(model)
+            if chosen is not None:
+                return chosen
         return None
+
+    def main_date_of(self, model: str) -> Meaning | None:
+        """The date column of ``model`` a bare date phrase means (not a birth or end date)."""
+        dated = self.own(self.domain.models[model], ("date", "datetime"))
+        primary = [c for c in dated if not SECONDARY_DATES & set(name_words(c.name))]
+        chosen = (primary or dated)[:1]
+        return Meaning("column", model, chosen[0].name) if chosen else None
 
     def model_right_after(self, test: NumberTest) -> Mention | None:
         """The model named right after a number ("5 employees"), if any."""

@@ -1,0 +1,175 @@
+"""Figures and groups: "how many", "average price of", "total … per status", "which brands …".
+
+A figure cue takes the numeric column named right after it (else right before it); "how many"
+counts the subject's rows. "per", "for each", "by" after a figure group by the column or the
+related model's rows they name. A plural text column named first, with no model named, asks for
+its distinct values.
+"""
+
+from __future__ import annotations
+
+import re
+
+from unified_search.db.dsl import Aggregate
+from unified_search.db.nl.draft import row_names
+from unified_search.db.nl.measures import count_rows, measure_column
+from unified_search.db.nl.reading import NEAR, Mention
+from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.text import is_plural
+from unified_search.db.nl.vocabulary import Meaning
+
+_NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
+_NUMERIC = ("int", "float")
+_MONEY_MEASURES = frozenset({
+    "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
+    "earnings", "money", "cost", "costs",
+})  # fmt: skip
+
+
+def figures(p: PlanState) -> None:
+    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
+    figure = p.reading.figure
+    if figure is None:
+        _implied(p)
+        return
+    if p.reading.text[: figure.start].rstrip().endswith(" by"):
+        p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
+        return
+    if figure.fn == "count":
+        p.draft.aggregates = [count_rows()]
+    else:
+        target = _figure_column(p, figure.start, figure.end)
+        if target is None:
+            if figure.fn != "sum":  # "total" alone may be a column ("orders with a total over 500")
+                p.unknown.append(p.reading.text[figure.start : figure.end])
+            return
+        placed = p.draft.field(target.model, target.column or "", condition=False)
+        if placed is None:
+            return
+        p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
+        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
+        if counted:  # "average number of pages": the average of the pages
+            p.reading.take(*counted.span())
+        for word in _money_words(p, figure.end):
+            p.reading.take(figure.end + word.start(), figure.end + word.end())
+        p.score += p.weight(target.model)
+    p.understood(figure.start, figure.end)
+    group(p)
+
+
+def _implied(p: PlanState) -> None:
+    """Total or count per group without "how many" ("units ordered per category")."""
+    explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
+    if not explicit or p.draft.aggregates:
+        return
+    before = [m for m in p.mentions if m.end <= min(explicit)]
+    numeric = [
+        c
+        for m in before
+        if not m.of("model")
+        for c in m.of("column")
+        if p.column(c).kind in _NUMERIC and p.value_column(c) and c.model == p.subject
+    ]
+    counted = any(p.subject in {x.model for x in m.of("model")} for m in before)
+    if not numeric and not counted:
+        return
+    p.draft.aggregates = [Aggregate(fn="sum", field=numeric[0].column) if numeric else count_rows()]
+    group(p)
+    if not p.draft.group_by:
+        p.draft.aggregates = []
+
+
+def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
+    """The numeric column an aggregate cue is about: named after it, else just before it."""
+    after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
+    before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
+    for mention in [*after, *before]:
+        if mention.of("model"):
+            continue
+        numeric = [
+            m
+            for m in mention.of("column")
+            if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
+        ]
+        numeric.sort(key=lambda m: m.model != p.subject)
+        if numeric:
+            p.used.add(mention.start)
+            return numeric[0]
+    if _money_words(p, start) or p.reading.text[start:end] == "how much":
+        return measure_column(p, "money")  # "total revenue", "revenue per status", "how much"
+    return None
+
+
+def _money_words(p: PlanState, end: int) -> list[re.Match[str]]:
+    words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
+    return [w for w in words if w.group() in _MONEY_MEASURES]
+
+
+def group(p: PlanState) -> None:
+    """Group by what a "per"/"by"/"in each" cue names: a column, or a model's rows."""
+    for position in p.reading.groups:
+        chain = _chain_after(p, position)
+        columns = [
+            m
+            for mention in chain
+            if not mention.of("model")  # "type of pet": the pets are no column
+            for m in mention.of("column")
+            if p.draft.reachable(m.model) and p.value_column(m)
+        ]
+        models = [m.model for mention in chain for m in mention.of("model") if m.model != p.subject]
+        if columns:
+            placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
+            fields = [placed[0]] if placed else []
+        elif models:
+            alias = p.draft.joined(models[0])
+            fields = (
+                [f"{alias}.{c}" for c in row_names(p.domain.models[models[0]])] if alias else []
+            )
+        else:
+            fields = []
+        if fields:
+            p.draft.group_by += fields
+            p.used.update(m.start for m in chain)
+            p.reading.take(_word_start(p.reading.text, position), chain[-1].end)
+            grouped = columns[-1].model if columns else models[0]
+            p.understood(chain[0].start, chain[0].end, p.weight(grouped))
+            return
+
+
+def _chain_after(p: PlanState, position: int) -> list[Mention]:
+    """The mentions right after a grouping cue, one phrase ("per customer country")."""
+    chain: list[Mention] = []
+    end = position
+    for mention in sorted(p.mentions, key=lambda m: m.start):
+        if mention.start < end:
+            continue
+        gap = p.reading.text[end : mention.start].strip()
+        if gap not in ("", "the", "each", "every", "of") or mention.of("value"):
+            break
+        chain.append(mention)
+        end = mention.end
+    return chain
+
+
+def _word_start(text: str, end: int) -> int:
+    words = text[:end].split()
+    return end - len(words[-1]) if words else end
+
+
+def listing(p: PlanState) -> None:
+    """List a plural column named first by its distinct values ("which brands do we sell?")."""
+    if p.draft.aggregates or p.draft.orders or p.draft.shown or not p.mentions:
+        return
+    first = min(p.mentions, key=lambda m: m.start)
+    columns = [
+        m
+        for m in first.of("column")
+        if m.model == p.subject
+        and p.column(m).kind == "str"
+        and p.value_column(m)
+        and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
+    ]
+    if first.of("model") or first.of("value") or not columns or not is_plural(first.text):
+        return
+    p.draft.select, p.draft.distinct = [columns[0].column or ""], True
+    p.used.add(first.start)
