@@ -83,16 +83,20 @@ def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
     """The numeric column an aggregate cue is about: named after it, else just before it."""
     after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
     before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
-    for mention in [*after, *before]:
-        if mention.of("model"):
-            continue
-        numeric = [
-            m
-            for m in mention.of("column")
-            if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
-        ]
-        numeric.sort(key=lambda m: m.model != p.subject)
-        if numeric:
+    for side in (after, before):
+        for mention in side:
+            if mention.of("model") or mention.of("value") or not mention.of("column"):
+                continue
+            numeric = [
+                m
+                for m in mention.of("column")
+                if p.column(m).kind in _NUMERIC
+                and p.value_column(m)
+                and p.draft.reachable(m.model)
+            ]
+            numeric.sort(key=lambda m: m.model != p.subject)
+            if not numeric:
+                break  # "maximum mpg" where mpg is text: no figure, whatever is named next
             p.used.add(mention.start)
             return numeric[0]
     if _money_words(p, start) or p.reading.text[start:end] == "how much":

@@ -111,6 +111,8 @@ SYNONYMS = _table(
     genr: category, type, kind
     statu: 状态, state
     descript: about, described
+    sex: gender
+    gender: sex
     """
 )
 #: Everyday names of common models, keyed by the stem of the model's name.
@@ -151,6 +153,74 @@ RELATION_VERBS = _table(
     """
 )
 
+#: Verbs that only say how rows relate ("pets owned by students", "concerts held in 2014"):
+#: read once the plan follows a link or tests a condition, they add nothing to it.
+LIGHT_VERBS = frozenset(
+    _stems
+    for _stems in [
+        "happen",
+        "occur",
+        "take",
+        "took",
+        "held",
+        "hold",
+        "play",
+        "perform",
+        "own",
+        "have",
+        "rais",
+        "keep",
+        "kept",
+        "produc",
+        "make",
+        "made",
+        "build",
+        "built",
+        "design",
+        "creat",
+        "write",
+        "wrote",
+        "written",
+        "publish",
+        "releas",
+        "direct",
+        "attend",
+        "particip",
+        "enrol",
+        "belong",
+        "regist",
+        "visit",
+        "win",
+        "won",
+        "teach",
+        "taught",
+        "studi",
+        "work",
+        "manag",
+        "host",
+        "organ",
+        "sing",
+        "sang",
+        "star",
+        "featur",
+        "appear",
+        "compet",
+        "run",
+        "ran",
+        "drive",
+        "drove",
+        "live",
+        "stay",
+        "serv",
+        "offer",
+        "record",
+        "locat",
+        "come",
+        "came",
+        "shown",
+        "use",
+    ]
+)
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
     "rep": "representative", "reps": "representatives", "mgr": "manager", "mgrs": "managers",
@@ -210,6 +280,23 @@ STOCK_WORDS = frozenset({"stock", "inventory", "available", "on_hand"})
 QUANTITY_WORDS = frozenset({"quantity", "qty", "units", "copies", "count", "sold", "sales"})
 #: Column-name words that mark popularity counted on the row itself.
 POPULARITY_WORDS = frozenset({"sold", "sales", "popularity", "views", "downloads", "plays"})
+#: Column-name words that mark the size of a thing ("biggest", "larger than").
+SIZE_WORDS = frozenset({"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"})
+#: Column-name words that mark a length ("longest", "longer than").
+LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
+#: Column-name words of a birth date ("the oldest" was born first).
+BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
+#: Column-name words of each kind of measure a word implies ("cheapest", "older than").
+MEASURE_WORDS: dict[str, frozenset[str]] = {
+    "money": MONEY_WORDS,
+    "rating": RATING_WORDS,
+    "size": SIZE_WORDS,
+    "length": LENGTH_WORDS,
+    "popularity": POPULARITY_WORDS,
+    "age": frozenset({"age"}),
+    "weight": frozenset({"weight", "mass"}),
+    "height": frozenset({"height"}),
+}
 #: Column-name words of dates that are rarely what a bare date phrase means.
 SECONDARY_DATES = frozenset({"birth", "born", "end", "ended", "updated", "modified", "deleted"})
 

@@ -15,28 +15,24 @@ import re
 
 from unified_search.db.dsl import Aggregate, Op, Order, Where
 from unified_search.db.nl.lexicon import (
+    BIRTH_WORDS,
+    MEASURE_WORDS,
     MONEY_WORDS,
-    POPULARITY_WORDS,
     QUANTITY_WORDS,
-    RATING_WORDS,
+    SIZE_WORDS,
 )
 from unified_search.db.nl.reading import NEAR, NumberTest, OrderWish
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural, name_words
 from unified_search.db.nl.vocabulary import Meaning
+from unified_search.db.relations import Step
 
-_SIZE_WORDS = frozenset(
-    {"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"}
-)
-_LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
-_BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
-_MEASURES = {
-    "money": MONEY_WORDS,
-    "rating": RATING_WORDS,
-    "size": _SIZE_WORDS,
-    "length": _LENGTH_WORDS,
-    "popularity": POPULARITY_WORDS,
-}
+_ORDER_MEASURES = ("money", "rating", "size", "length", "popularity")
+#: Measures whose words may qualify any numeric column ("largest capacity", "longest runtime").
+_DEGREES = ("size", "length", "money", "rating")
+_MEASURES = {k: v for k, v in MEASURE_WORDS.items() if k in _ORDER_MEASURES}
+#: Words between a superlative and the column it orders by ("the largest amount of horsepower").
+_BESIDE = re.compile(r"\s*(?:the\s+)?(?:(?:amount|number|level|value|quantity)\s+of\s+)?")
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
 _NUMERIC = ("int", "float")
 _SORTABLE = ("int", "float", "date", "datetime", "str")
@@ -162,16 +158,41 @@ def _count_test(p: PlanState, test: NumberTest) -> bool:
     if mention is None or test.op is Op.BETWEEN or p.draft.aggregates or test.currency:
         return False
     counted = mention.of("model")[0].model
-    paths = p.domain.relations.paths(counted, p.subject, max_hops=1)
-    if counted == p.subject or not paths or not paths[0][0].forward:
+    found = counting_path(p, counted)
+    if counted == p.subject or found is None:
         return False
     p.head = p.subject
-    p.draft.regroup(counted, paths[0])
+    p.draft.regroup(*found)
     p.draft.aggregates = [count_rows()]
     p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
     p.reading.take(test.start, mention.end)
     p.used.update({test.start, mention.start})
     return True
+
+
+def counting_path(p: PlanState, counted: str) -> tuple[str, tuple[Step, ...]] | None:
+    """The rows to count per subject row, and the link that leads from them to it.
+
+    Rows of ``counted`` that point at the subject; or, when a link table joins the two ("a
+    student has pets" through ``has_pet``), its rows: one per related row.
+    """
+    direct = p.domain.relations.paths(counted, p.subject, max_hops=1)
+    if direct and direct[0][0].forward:
+        return counted, direct[0]
+    for step in p.domain.relations.steps_from(counted):
+        between = step.end
+        if step.forward or between == p.subject:
+            continue
+        onward = p.domain.relations.paths(between, p.subject, max_hops=1)
+        if onward and onward[0][0].forward and _link_table(p, between):
+            return between, onward[0]
+    return None
+
+
+def _link_table(p: PlanState, model: str) -> bool:
+    """Tell whether a model only links others: every column is a foreign key or its own key."""
+    columns = p.domain.models[model].columns.values()
+    return all(c.foreign_key or c.primary_key for c in columns)
 
 
 # -- ordering -------------------------------------------------------------------------------
@@ -195,6 +216,8 @@ def order(p: PlanState, wish: OrderWish) -> None:
         return
     if all(o.field != placed[0] for o in p.draft.orders):
         sort = "desc" if wish.sort == "desc" else "asc"
+        if wish.measure == "age" and p.column(column).kind in _NUMERIC:
+            sort = "asc" if sort == "desc" else "desc"  # the youngest has the lowest age
         p.draft.orders.append(Order(field=placed[0], sort=sort))
     if wish.term:
         p.reading.take(*wish.term)
@@ -228,6 +251,12 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
                 p.used.add(mention.start)
                 return chosen[0]
         return None
+    if wish.measure in _DEGREES:  # "the largest accelerate": the column named right after it
+        beside = _BESIDE.match(p.reading.text, wish.end)
+        after = beside.end() if beside else wish.end
+        named = p.near_column(after, after, _NUMERIC, fits=lambda m: _starts_at(p, m, after))
+        if named is not None:
+            return named
     kinds = ("date", "datetime") if wish.measure in ("date", "age") else _NUMERIC
     near = p.near_column(wish.start, wish.end, kinds)
     if near is not None and _fits(near, wish.measure):
@@ -235,17 +264,23 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
     return measure_column(p, wish.measure)
 
 
+def _starts_at(p: PlanState, meaning: Meaning, position: int) -> bool:
+    """Tell whether a phrase naming ``meaning`` starts at ``position``."""
+    return any(m.start == position and meaning in m.meanings for m in p.mentions)
+
+
 def _fits(meaning: Meaning, measure: str | None) -> bool:
     words = set(name_words(meaning.column or ""))
-    wanted = dict(_MEASURES, size=_SIZE_WORDS | MONEY_WORDS)
+    wanted = dict(_MEASURES, size=SIZE_WORDS | MONEY_WORDS)
     return measure not in wanted or bool(words & wanted[measure])
 
 
 def measure_column(p: PlanState, measure: str | None) -> Meaning | None:
     """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
     schema = p.draft.schema
-    if measure == "age":  # the oldest person was born first; a thing was made first
-        born = p.own(schema, ("date", "datetime"), _BIRTH_WORDS)
+    if measure == "age":  # the oldest is the one of highest age, born first, or made first
+        aged = p.own(schema, _NUMERIC, MEASURE_WORDS["age"])
+        born = aged or p.own(schema, ("date", "datetime"), BIRTH_WORDS)
         return Meaning("column", p.subject, born[0].name) if born else p.main_date(0)
     if measure == "date":
         return p.main_date(0)

@@ -96,6 +96,7 @@ def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
     value: Any = values if len(values) > 1 else values[0]
     p.where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
     for other, _ in alternatives:
+        p.reading.take(mention.end, other.start)  # the "or" between them
         p.understood(other.start, other.end)
     p.understood(mention.start, mention.end, p.weight(meaning.model))
 

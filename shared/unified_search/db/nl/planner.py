@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, quantities, shown
 from unified_search.db.nl.draft import Branch
-from unified_search.db.nl.lexicon import FILLER, RELATION_VERBS
+from unified_search.db.nl.lexicon import FILLER, LIGHT_VERBS, RELATION_VERBS
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import NO_LEAD, PlanState
 from unified_search.db.nl.text import escape_like
 from unified_search.db.nl.vocabulary import Domain, Keyword
 
+#: Filler words that join conditions: left over, they join what the plan could not join.
+_JOINING = frozenset({"or"})
 #: Most keywords turned into text tests.
 MAX_KEYWORDS = 8
 
@@ -126,7 +128,7 @@ def _keyword(p: PlanState, keyword: Keyword, start: int) -> None:
 def _account(p: PlanState) -> None:
     """Note every word no rule, mention or keyword claimed."""
     for token in p.reading.open_tokens():
-        if token.start in p.used or token.text in FILLER:
+        if token.start in p.used or (token.text in FILLER and token.text not in _JOINING):
             continue
         if not token.is_word and not token.text[0].isdigit():
             continue  # a symbol
@@ -134,6 +136,14 @@ def _account(p: PlanState) -> None:
             continue
         if p.draft.joins and token.stem in RELATION_VERBS:
             continue  # "who bought …": the join already says it
+        if token.stem in LIGHT_VERBS and _conditions(p):
+            continue  # "pets owned by students older than 20": the link and test say it
         if token.text in ("id", "ids") and p.draft.schema.primary_key:
             continue  # "their ids": the rows carry their key
         p.unknown.append(token.text)
+
+
+def _conditions(p: PlanState) -> bool:
+    """Tell whether the plan follows a link or tests anything."""
+    draft = p.draft
+    return bool(draft.joins or draft.wheres or draft.having or draft.branches or draft.group_by)

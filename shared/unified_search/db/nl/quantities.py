@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from unified_search.db.dsl import Op, Where
-from unified_search.db.nl.lexicon import MONEY_WORDS, STOCK_WORDS
+from unified_search.db.nl.lexicon import MEASURE_WORDS, MONEY_WORDS, STOCK_WORDS
 from unified_search.db.nl.reading import NEAR, DateTest, NumberTest, TextTest
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
@@ -52,6 +52,9 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
     near = p.near_column(test.start, test.end, numeric, money=test.currency)
     if near is not None and (not test.bare or _adjacent(p, near, test)):
         return near
+    if test.measure is not None:  # "older than 30": the subject's age
+        measured = p.own(p.draft.schema, numeric, MEASURE_WORDS[test.measure])
+        return Meaning("column", p.subject, measured[0].name) if measured else None
     if test.bare or (not test.currency and p.model_right_after(test) is not None):
         return None  # "more than 5 employees" counts rows (see measures)
     own = p.own(p.draft.schema, numeric)

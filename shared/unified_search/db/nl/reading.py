@@ -47,6 +47,8 @@ class NumberTest:
     """A number without a comparison word: it counts only next to a column word."""
     hint: str | None = None
     """A kind of column the phrase implies (``stock`` for "in stock")."""
+    measure: str | None = None
+    """What the comparison measures when its words say so (``age`` for "older than")."""
 
 
 @dataclass
