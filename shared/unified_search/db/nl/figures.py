@@ -90,9 +90,7 @@ def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
             numeric = [
                 m
                 for m in mention.of("column")
-                if p.column(m).kind in _NUMERIC
-                and p.value_column(m)
-                and p.draft.reachable(m.model)
+                if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
             ]
             numeric.sort(key=lambda m: m.model != p.subject)
             if not numeric:

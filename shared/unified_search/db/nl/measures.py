@@ -55,6 +55,8 @@ def shape(p: PlanState) -> None:
     if _units_sold(p):
         return
     for wish in p.reading.orders:
+        if wish.measure == "alpha":
+            continue  # an alphabetical order ranks nothing
         measure = _order_column(p, wish)
         if measure is not None and measure.kind == "model" and measure.model == p.subject:
             if not wish.top and _ranked_groups(p, wish):
@@ -251,6 +253,8 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
                 p.used.add(mention.start)
                 return chosen[0]
         return None
+    if wish.measure == "alpha":  # "in alphabetical order": the names asked for, else the title
+        return _alphabetical(p, wish)
     if wish.measure in _DEGREES:  # "the largest accelerate": the column named right after it
         beside = _BESIDE.match(p.reading.text, wish.end)
         after = beside.end() if beside else wish.end
@@ -262,6 +266,15 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
     if near is not None and _fits(near, wish.measure):
         return near
     return measure_column(p, wish.measure)
+
+
+def _alphabetical(p: PlanState, wish: OrderWish) -> Meaning | None:
+    """The text column an alphabetical order sorts: named before it, else the rows' title."""
+    near = p.near_column(wish.start - NEAR, wish.start, ("str",))
+    if near is not None:
+        return near
+    title = p.draft.schema.title
+    return Meaning("column", p.subject, title) if title else None
 
 
 def _starts_at(p: PlanState, meaning: Meaning, position: int) -> bool:

@@ -66,12 +66,25 @@ _COUNT_AFTER = re.compile(
 _LEADING_COUNT = re.compile(
     rf"^(?:(?:show|list|give|find|get|name)(?:\s+me)?\s+)?(?:the\s+)?{_COUNT}\s+(?=[a-z])"
 )
+_DIRECTION = (
+    r"asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|low(?:est)? to high(?:est)?|"
+    r"most to least|least to most|new(?:est)? to old(?:est)?|old(?:est)? to new(?:est)?|"
+    r"(?:the\s+)?(?:oldest|youngest) to (?:the\s+)?(?:youngest|oldest)|"
+    r"(?:the\s+)?(?:largest|biggest|smallest|longest|shortest|heaviest|lightest) to (?:the\s+)?[a-z]+|"
+    r"in (?:an?\s+)?(?:asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse|alphabetical) order"
+)
 _SORT_BY = re.compile(
-    r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arranged)\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
-    r"(?:\s+(?:from\s+)?(?P<dir>asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|"
-    r"low(?:est)? to high(?:est)?|most to least|least to most|new(?:est)? to old(?:est)?|"
-    r"old(?:est)? to new(?:est)?))?"
+    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank))"
+    r"\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
+    rf"(?:\s*,?\s+(?:from\s+)?(?P<dir>{_DIRECTION}))?"
     r"(?=$|[^a-z_ ]|\s(?:and|with|for|in|from|of)\b)"
+)
+#: "in descending order of age", "in alphabetical order": the direction before the column.
+_IN_ORDER = re.compile(
+    r"\b(?:(?:sorted|ordered|listed|arranged)\s+)?in\s+(?:an?\s+)?"
+    r"(?P<dir>asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse alphabetical|alphabetical)"
+    r"\s+order(?:\s+(?:of|by)\s+(?:the\s+)?(?P<term>[a-z][a-z_]*(?:\s+[a-z][a-z_]*)?))?"
+    r"|\balphabetically\b"
 )
 _ZH_SORT = re.compile(r"按(?P<term>[\u4e00-\u9fff]+?)(?P<dir>从高到低|降序|从低到高|升序)?排序")
 _SUPERLATIVE = re.compile(
@@ -140,7 +153,21 @@ def apply_leading_count(reading: Reading) -> None:
 
 
 def apply_orders(reading: Reading, today: dt.date) -> None:
-    """Read every ordering phrase of the question."""
+    """Read every ordering phrase of the question ("sorted by …" first: it may hold "oldest")."""
+    for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
+        sort, measure = _direction(match["dir"] or "")
+        term = (match.start("term"), match.end("term"))
+        wish = OrderWish(sort, match.start(), match.end(), measure=measure, term=term)
+        reading.orders.append(wish)
+        reading.take(match.start(), match.start("term"))
+        if match["dir"]:
+            reading.take(match.start("dir"), match.end("dir"))
+    for match in list(_IN_ORDER.finditer(reading.rest)):
+        sort, measure = _direction(match["dir"] or "alphabetical")
+        term = match.span("term") if match["term"] else None
+        alpha = "alpha" if "alphabetical" in match.group() else measure
+        reading.orders.append(OrderWish(sort, match.start(), match.end(), alpha, term=term))
+        reading.take(match.start(), term[0] if term else match.end())
     for pattern, measure, sort in _FIXED:
         for match in list(re.finditer(pattern, reading.rest)):
             _order(reading, OrderWish(sort, match.start(), match.end(), measure))
@@ -149,13 +176,6 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
             if not _names_column(reading, match.group()):  # a "budget" column is no leaning
                 reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
                 reading.take(match.start(), match.end())
-    for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
-        sort = "desc" if (match["dir"] or "").startswith(_DESC) else "asc"
-        term = (match.start("term"), match.end("term"))
-        reading.orders.append(OrderWish(sort, match.start(), match.end(), term=term))
-        reading.take(match.start(), match.start("term"))
-        if match["dir"]:
-            reading.take(match.start("dir"), match.end("dir"))
     for match in list(_TOP.finditer(reading.rest)):
         term = (match.start("term"), match.end("term"))
         reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
@@ -172,6 +192,21 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
     for match in list(_NEXT.finditer(reading.rest)):
         reading.dates.append(DateTest(today.isoformat(), None, match.start(), match.end()))
         _order(reading, OrderWish("asc", match.start(), match.end(), "date"))
+
+
+def _direction(words: str) -> tuple[str, str | None]:
+    """The sort a direction phrase asks for, and ``age`` when it speaks of the oldest first.
+
+    "from the oldest to the youngest" is read as a date order (oldest first) and turned around
+    on an age column, as the superlatives are.
+    """
+    words = re.sub(r"^(?:in\s+(?:an?\s+)?|the\s+)", "", words)
+    if words.startswith(("oldest", "youngest")):
+        return ("asc" if words.startswith("oldest") else "desc"), "age"
+    descending = words.startswith(_DESC) or words.startswith(
+        ("decreasing", "reverse", "heaviest", "longest")
+    )
+    return ("desc" if descending else "asc"), None
 
 
 def _names_column(reading: Reading, word: str) -> bool:
