@@ -164,10 +164,10 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
             reading.take(match.start("dir"), match.end("dir"))
     for match in list(_IN_ORDER.finditer(reading.rest)):
         sort, measure = _direction(match["dir"] or "alphabetical")
-        term = match.span("term") if match["term"] else None
+        named = match.span("term") if match["term"] else None
         alpha = "alpha" if "alphabetical" in match.group() else measure
-        reading.orders.append(OrderWish(sort, match.start(), match.end(), alpha, term=term))
-        reading.take(match.start(), term[0] if term else match.end())
+        reading.orders.append(OrderWish(sort, match.start(), match.end(), alpha, term=named))
+        reading.take(match.start(), named[0] if named else match.end())
     for pattern, measure, sort in _FIXED:
         for match in list(re.finditer(pattern, reading.rest)):
             _order(reading, OrderWish(sort, match.start(), match.end(), measure))
