@@ -64,7 +64,13 @@ def describe(dsl: QueryDSL) -> str:
 def condition(where: Where) -> str:
     """Return one condition in words (groups in parentheses)."""
     parts: list[str] = []
-    if where.field is not None and where.op is not None:
+    if where.field is not None and where.op is not None and where.than is not None:
+        figure = where.than
+        over = f" of {figure.model}" if figure.model else ""
+        parts.append(
+            f"{field_name(where.field)} {_OPS[where.op]} {_FN[figure.fn]} {figure.field}{over}"
+        )
+    elif where.field is not None and where.op is not None:
         parts.append(_test(field_name(where.field), where.op, where.value))
     parts += [condition(w) for w in where.wheres]
     own = " and ".join(parts)

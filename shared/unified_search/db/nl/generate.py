@@ -28,6 +28,7 @@ from unified_search.db.nl.numbers import (
     apply_stock,
 )
 from unified_search.db.nl.ordering import apply_leading_count, apply_orders
+from unified_search.db.nl.overall import find_overall
 from unified_search.db.nl.planner import Plan, Planner, best
 from unified_search.db.nl.reading import DateTest, Mention, Reading
 from unified_search.db.nl.shown import find_shown
@@ -112,6 +113,7 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     find_contains(reading)
     _dates(reading, today)
     apply_limit(reading)
+    find_overall(reading)
     apply_comparisons(reading)
     apply_stock(reading)
     apply_leading_count(reading)

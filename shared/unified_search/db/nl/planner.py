@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unified_search.db.dsl import Op, QueryDSL, Where
-from unified_search.db.nl import figures, measures, mentions, quantities, shown
+from unified_search.db.nl import figures, measures, mentions, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import FILLER, LIGHT_VERBS, RELATION_VERBS
 from unified_search.db.nl.reading import Mention, Reading
@@ -71,6 +71,8 @@ class Planner:
         for test in p.reading.numbers:
             if id(test) not in p.handled:
                 quantities.number(p, test)
+        for compared in p.reading.overalls:
+            overall.place_overall(p, compared)
         quantities.dates(p, p.reading.dates)
         for text in p.reading.texts:
             quantities.text(p, text)

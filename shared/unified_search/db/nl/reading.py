@@ -52,6 +52,20 @@ class NumberTest:
 
 
 @dataclass
+class OverallTest:
+    """A comparison with a figure over all rows ("above the average age") waiting for its column."""
+
+    op: Op
+    fn: str
+    start: int
+    end: int
+    term: tuple[int, int] | None = None
+    """Where the words naming the column sit ("… the average age"), when they follow."""
+    measure: str | None = None
+    """What the comparison measures when its words say so (``age`` for "older than")."""
+
+
+@dataclass
 class DateTest:
     """A date range ("last month", "after 2022") waiting for its column; either end may be open."""
 
@@ -122,6 +136,7 @@ class Reading:
     _mask: list[str] = field(default_factory=list)
     limit: int | None = None
     numbers: list[NumberTest] = field(default_factory=list)
+    overalls: list[OverallTest] = field(default_factory=list)
     dates: list[DateTest] = field(default_factory=list)
     texts: list[TextTest] = field(default_factory=list)
     orders: list[OrderWish] = field(default_factory=list)
