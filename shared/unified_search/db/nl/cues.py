@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from unified_search.db.nl.lexicon import NEGATION, PERSON_WORDS
+from unified_search.db.nl.lexicon import LIGHT_VERBS, NEGATION, PERSON_WORDS
 from unified_search.db.nl.reading import Figure, Reading, TextTest
+from unified_search.db.nl.text import stem
 
 _FIGURES: tuple[tuple[str, str], ...] = (
     (
@@ -64,15 +65,36 @@ def find_negations(reading: Reading) -> None:
 
 
 def find_figures(reading: Reading) -> None:
-    """Record the first aggregate cue ("how many", "average") and the grouping cues after it."""
-    for fn, pattern in _FIGURES:
-        match = re.search(pattern, reading.rest)
-        if match is not None and (reading.figure is None or match.start() < reading.figure.start):
-            reading.figure = Figure(fn, match.start(), match.end())
+    """Record the aggregate cues ("how many", "average", "maximum") and the grouping cues.
+
+    The first cue is ``Reading.figure``, the others ``Reading.more_figures``.
+    """
+    found = sorted(
+        (
+            Figure(fn, m.start(), m.end())
+            for fn, pattern in _FIGURES
+            for m in re.finditer(pattern, reading.rest)
+        ),
+        key=lambda f: (f.start, -f.end),
+    )
+    kept: list[Figure] = []
+    for figure in found:
+        if not kept or figure.start >= kept[-1].end:
+            kept.append(figure)
+    if kept:
+        reading.figure, reading.more_figures = kept[0], kept[1:]
     for match in _GROUP.finditer(reading.rest):
+        before = reading.text[: match.start()].split()
+        if match.group() == "by" and before and _agent(before[-1]):
+            continue  # "pets owned by students": who did it, not a grouping
         reading.groups.append(match.end())
         if match.group() == "by":  # "placed by", "written by": grouping only with a figure
             reading.loose_groups.add(match.end())
+
+
+def _agent(word: str) -> bool:
+    """Tell whether ``word`` is a verb whose "by" names who did it ("owned", "written")."""
+    return word.endswith(("ed", "en")) or stem(word) in LIGHT_VERBS
 
 
 def find_person(reading: Reading) -> None:

@@ -13,13 +13,15 @@ import re
 from unified_search.db.dsl import Aggregate
 from unified_search.db.nl.draft import row_names
 from unified_search.db.nl.measures import count_rows, measure_column
-from unified_search.db.nl.reading import NEAR, Mention
+from unified_search.db.nl.reading import NEAR, Figure, Mention
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural
 from unified_search.db.nl.vocabulary import Meaning
 
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
+_JOINED = re.compile(r"\s*(?:,|&|\band\b|,\s*and\b)?\s*(?:the\s+)?")
+_DISTINCT = re.compile(r"\s*(?:of\s+)?(?:the\s+)?(?:distinct|different|unique)\b")
 _MONEY_MEASURES = frozenset({
     "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
     "earnings", "money", "cost", "costs",
@@ -27,7 +29,11 @@ _MONEY_MEASURES = frozenset({
 
 
 def figures(p: PlanState) -> None:
-    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
+    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates.
+
+    Cues joined by commas and "and" share the column named after the last of them ("average,
+    minimum and maximum age"); a later cue takes the column named after it.
+    """
     figure = p.reading.figure
     if figure is None:
         _implied(p)
@@ -35,26 +41,86 @@ def figures(p: PlanState) -> None:
     if p.reading.text[: figure.start].rstrip().endswith(" by"):
         p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
         return
+    runs = _runs(p.reading.text, [figure, *p.reading.more_figures])
     if figure.fn == "count":
-        p.draft.aggregates = [count_rows()]
-    else:
-        target = _figure_column(p, figure.start, figure.end)
-        if target is None:
-            if figure.fn != "sum":  # "total" alone may be a column ("orders with a total over 500")
-                p.unknown.append(p.reading.text[figure.start : figure.end])
-            return
-        placed = p.draft.field(target.model, target.column or "", condition=False)
-        if placed is None:
-            return
-        p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
-        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
-        if counted:  # "average number of pages": the average of the pages
-            p.reading.take(*counted.span())
-        for word in _money_words(p, figure.end):
-            p.reading.take(figure.end + word.start(), figure.end + word.end())
-        p.score += p.weight(target.model)
-    p.understood(figure.start, figure.end)
+        p.draft.aggregates = [_counted(p, figure)]
+        p.understood(figure.start, figure.end)
+    elif not _figures_of(p, runs[0], first=True):
+        return
+    for run in runs[1:]:
+        _figures_of(p, run, first=False)
     group(p)
+
+
+def _runs(text: str, cues: list[Figure]) -> list[list[Figure]]:
+    """Group cues joined only by commas and "and" ("average, minimum, and maximum")."""
+    runs: list[list[Figure]] = []
+    for cue in cues:
+        if (
+            runs
+            and runs[-1][-1].fn != "count"
+            and cue.fn != "count"
+            and _JOINED.fullmatch(text[runs[-1][-1].end : cue.start])
+        ):
+            runs[-1].append(cue)
+        else:
+            runs.append([cue])
+    return runs
+
+
+def _figures_of(p: PlanState, run: list[Figure], *, first: bool) -> bool:
+    """Add one figure per cue of ``run`` over the column they are about; report it if none."""
+    start, end = run[0].start, run[-1].end
+    text = p.reading.text[start:end]
+    if run[0].fn == "count":
+        p.unknown.append(text)  # a second count in one question
+        return False
+    target = _figure_column(p, start, end, after_only=not first)
+    if target is None:
+        if not (first and run[0].fn == "sum" and len(run) == 1):  # "total" may be a column
+            p.unknown.append(text)
+        return False
+    placed = p.draft.field(target.model, target.column or "", condition=False)
+    if placed is None:
+        return False
+    for cue in run:
+        figure = Aggregate.model_validate({"fn": cue.fn, "field": placed[0]})
+        if all(a.name != figure.name for a in p.draft.aggregates):
+            p.draft.aggregates.append(figure)
+    counted = _NUMBER_OF.match(p.reading.rest, end)
+    if counted:  # "average number of pages": the average of the pages
+        p.reading.take(*counted.span())
+    for word in _money_words(p, end):
+        p.reading.take(end + word.start(), end + word.end())
+    p.score += p.weight(target.model)
+    p.understood(start, end)
+    return True
+
+
+def _counted(p: PlanState, figure: Figure) -> Aggregate:
+    """Count the rows, or the distinct values of a column ("how many different types of pet")."""
+    distinct = _DISTINCT.match(p.reading.rest, figure.end)
+    if distinct is None:
+        return count_rows()
+    after = [m for m in p.mentions if m.start >= distinct.end()]
+    first = min(after, key=lambda m: m.start, default=None)
+    p.reading.take(*distinct.span())
+    if first is None or first.start - distinct.end() > 5 or first.of("model"):
+        return count_rows()  # "how many different students": each is counted once anyway
+    columns = [m for m in first.of("column") if p.draft.reachable(m.model) and p.value_column(m)]
+    columns.sort(key=lambda m: m.model != p.subject)
+    placed = (
+        p.draft.field(columns[0].model, columns[0].column or "", condition=False)
+        if columns
+        else None
+    )
+    if placed is None:
+        p.unknown.append(first.text)
+        return count_rows()
+    p.understood(first.start, first.end, p.weight(columns[0].model))
+    return Aggregate.model_validate(
+        {"fn": "count", "field": placed[0], "distinct": True, "as": "count"}
+    )
 
 
 def _implied(p: PlanState) -> None:
@@ -79,11 +145,13 @@ def _implied(p: PlanState) -> None:
         p.draft.aggregates = []
 
 
-def _figure_column(p: PlanState, start: int, end: int) -> Meaning | None:
+def _figure_column(
+    p: PlanState, start: int, end: int, *, after_only: bool = False
+) -> Meaning | None:
     """The numeric column an aggregate cue is about: named after it, else just before it."""
     after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
     before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
-    for side in (after, before):
+    for side in (after,) if after_only else (after, before):
         for mention in side:
             if mention.of("model") or mention.of("value") or not mention.of("column"):
                 continue

@@ -141,6 +141,8 @@ class Reading:
     texts: list[TextTest] = field(default_factory=list)
     orders: list[OrderWish] = field(default_factory=list)
     figure: Figure | None = None
+    more_figures: list[Figure] = field(default_factory=list)
+    """Aggregate cues after the first ("average, minimum and maximum age")."""
     groups: list[int] = field(default_factory=list)
     """Where a "per"/"by each" cue ends: the next mention names the grouping."""
     loose_groups: set[int] = field(default_factory=set)
