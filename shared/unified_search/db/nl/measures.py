@@ -21,9 +21,9 @@ from unified_search.db.nl.lexicon import (
     QUANTITY_WORDS,
     SIZE_WORDS,
 )
-from unified_search.db.nl.reading import NEAR, NumberTest, OrderWish
+from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
 from unified_search.db.nl.state import PlanState
-from unified_search.db.nl.text import is_plural, name_words
+from unified_search.db.nl.text import is_plural, name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 from unified_search.db.relations import Step
 
@@ -261,6 +261,8 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
         named = p.near_column(after, after, _NUMERIC, fits=lambda m: _starts_at(p, m, after))
         if named is not None:
             return named
+        if any(m.start == after and _names_measure(p, m) for m in p.mentions):
+            return None  # the column named is no number: no other column is meant
     kinds = ("date", "datetime") if wish.measure in ("date", "age") else _NUMERIC
     near = p.near_column(wish.start, wish.end, kinds)
     if near is not None and _fits(near, wish.measure):
@@ -275,6 +277,15 @@ def _alphabetical(p: PlanState, wish: OrderWish) -> Meaning | None:
         return near
     title = p.draft.schema.title
     return Meaning("column", p.subject, title) if title else None
+
+
+def _names_measure(p: PlanState, mention: Mention) -> bool:
+    """Tell whether a phrase names a column whole, other than the one naming rows ("title")."""
+    return any(
+        stems(mention.text) == stems(" ".join(name_words(c.column or "")))
+        and c.column != p.domain.models[c.model].title
+        for c in mention.of("column")
+    )
 
 
 def _starts_at(p: PlanState, meaning: Meaning, position: int) -> bool:

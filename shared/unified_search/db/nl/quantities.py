@@ -23,6 +23,8 @@ from unified_search.db.nl.vocabulary import Meaning
 
 _OR = re.compile(r"\s*,?\s*(?:or|and|,)\s*(?:in\s+)?")
 _YEAR_KINDS = ("int", "str", "float")
+#: Measures a comparison keeps to: "older than 1" is never about a weight named nearby.
+_STRICT = ("age", "weight", "height")
 
 
 def number(p: PlanState, test: NumberTest) -> None:
@@ -49,12 +51,13 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
     if test.hint == "stock":
         stock = p.own(p.draft.schema, numeric, STOCK_WORDS)
         return Meaning("column", p.subject, stock[0].name) if stock else None
-    near = p.near_column(test.start, test.end, numeric, money=test.currency)
+    strict = MEASURE_WORDS.get(test.measure or "") if test.measure in _STRICT else None
+    fits = (lambda m: bool(strict & set(name_words(m.column or "")))) if strict else None
+    near = p.near_column(test.start, test.end, numeric, money=test.currency, fits=fits)
     if near is not None and (not test.bare or _adjacent(p, near, test)):
         return near
-    if test.measure is not None:  # "older than 30": the subject's age
-        measured = p.own(p.draft.schema, numeric, MEASURE_WORDS[test.measure])
-        return Meaning("column", p.subject, measured[0].name) if measured else None
+    if test.measure is not None:  # "students older than 30": the age of those named before
+        return _measured(p, test.start, MEASURE_WORDS[test.measure])
     if test.bare or (not test.currency and p.model_right_after(test) is not None):
         return None  # "more than 5 employees" counts rows (see measures)
     own = p.own(p.draft.schema, numeric)
@@ -68,6 +71,18 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
         if beside and (p.subject, chosen[0].name) in names:
             p.used.add(mention.start)
     return Meaning("column", p.subject, chosen[0].name)
+
+
+def _measured(p: PlanState, start: int, words: frozenset[str]) -> Meaning | None:
+    """The column measuring ``words`` of the model named last before ``start``, else the subject's."""
+    before = p.model_before(start)
+    for model in dict.fromkeys([before or p.subject, p.subject]):
+        if not p.draft.reachable(model):
+            continue
+        found = p.own(p.domain.models[model], ("int", "float"), words)
+        if found:
+            return Meaning("column", model, found[0].name)
+    return None
 
 
 def _adjacent(p: PlanState, meaning: Meaning, test: NumberTest) -> bool:
@@ -121,8 +136,18 @@ def _year_near(p: PlanState, start: int, end: int) -> Meaning | None:
 
 
 def _dated(p: PlanState, start: int) -> Meaning | None:
-    """The main date column (see ``PlanState.main_date``), else a year column, the subject's first."""
+    """The main date column (see ``PlanState.main_date``), else a year column, the subject's first.
+
+    A model named right before the phrase comes first ("singers who sang in a concert in 2014").
+    """
+    before = p.model_before(start)
+    near = [m for m in p.mentions if m.of("model") and 0 <= start - m.end <= 12]
     dated = p.main_date(start)
+    if near and before is not None and before != p.subject and p.draft.reachable(before):
+        years = [c for c in p.own(p.domain.models[before], _YEAR_KINDS) if _is_year_name(c.name)]
+        own_date = p.main_date_of(before)
+        if own_date is None and years:
+            return Meaning("column", before, years[0].name)
     if dated is not None:
         return dated
     for model in p.models_near(start):

@@ -117,7 +117,8 @@ def place_shown(p: PlanState) -> None:
             continue
         if p.draft.aggregates:
             if placed[0] not in p.draft.group_by and not _groups_rows_of(p, meaning.model):
-                continue  # "the name … and the number of …" needs the name among the groups
+                p.unknown.append(mention.text)  # "the names … and the number of …" per what?
+                continue
             if placed[0] not in p.draft.group_by:
                 p.draft.group_by.append(placed[0])
         elif placed[0] not in p.draft.shown:
