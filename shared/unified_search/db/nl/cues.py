@@ -40,14 +40,38 @@ _CONTAINS = re.compile(
 )
 
 
+_QUOTED = re.compile(r"(?:^|(?<=[\s(]))(['\"])(?P<inner>[^'\"]{1,80}?)\1(?=[\s?.,!;:)]|$)")
+_QUOTED_IN = re.compile(
+    r"(?:\b(?P<owner>[a-z]+)\s+)?\b(?:having|has|have|with|containing|contains?|including|includes?)\s+"
+    r"(?:the\s+(?:word|text|phrase|string)\s+)?['\"](?P<quoted>[^'\"]{1,80})['\"]\s+in\s+"
+    r"(?:its|their|his|her|the)\s+(?P<column>[a-z][a-z_]*(?:\s+[a-z][a-z_]*)?)(?=[\s?.,!;]|$)"
+)
+
+
 _EDGES = re.compile(
     r"\b(?P<edge>starts?|starting|begins?|beginning|ends?|ending)\s+(?:with|in)\s+"
     r"(?:['\"](?P<quoted>[^'\"]{1,80})['\"]|(?P<word>[^\s'\",?!;]{1,40}))"
 )
 
 
+def find_quoted(reading: Reading) -> None:
+    """Note quoted text ('Hey', "Smith"): its words are never filler."""
+    reading.quoted = [m.span("inner") for m in _QUOTED.finditer(reading.text)]
+
+
 def find_contains(reading: Reading) -> None:
-    """Read "title contains analyst", "name starts with A", "email ends with .org": text matches."""
+    """Read "title contains analyst", "name starts with A", "email ends with .org": text matches.
+
+    "having 'Hey' in its name" tests the column named after the quoted text.
+    """
+    for match in list(_QUOTED_IN.finditer(reading.rest)):
+        column = match.span("column")
+        owner = match["owner"] if match["owner"] not in (None, "who", "that", "which") else None
+        start = match.start("owner") if owner else match.start()
+        test = TextTest(match["quoted"], start, match.end(), column=column, owner=owner)
+        reading.texts.append(test)
+        reading.take(match.end("owner") if owner else match.start(), column[0])
+        reading.take(column[1], match.end())
     for match in list(_CONTAINS.finditer(reading.rest)):
         text = match["quoted"] or match["word"]
         reading.texts.append(TextTest(text, match.start(), match.end()))

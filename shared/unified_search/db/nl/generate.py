@@ -17,7 +17,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from unified_search.db.nl.cues import find_contains, find_figures, find_negations, find_person
+from unified_search.db.nl.cues import (
+    find_contains,
+    find_figures,
+    find_negations,
+    find_person,
+    find_quoted,
+)
 from unified_search.db.nl.dates import find_dates
 from unified_search.db.nl.lexicon import ABBREVIATIONS, CUE_WORDS, FILLER
 from unified_search.db.nl.naming import find_generic_columns
@@ -110,6 +116,7 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     """Apply every rule to normalised ``text``."""
     reading = Reading.read(text, domain.vocabulary, notes)
     find_negations(reading)
+    find_quoted(reading)
     find_contains(reading)
     _dates(reading, today)
     apply_limit(reading)

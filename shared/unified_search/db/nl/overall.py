@@ -11,6 +11,7 @@ import re
 
 from unified_search.db.dsl import Op, Overall, Where
 from unified_search.db.nl.lexicon import MEASURE_WORDS
+from unified_search.db.nl.quantities import within
 from unified_search.db.nl.reading import NEAR, OverallTest, Reading
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.vocabulary import Meaning
@@ -67,7 +68,7 @@ def place_overall(p: PlanState, test: OverallTest) -> None:
 def _column(p: PlanState, test: OverallTest) -> Meaning | None:
     if test.term is not None:
         start, end = test.term
-        inside = p.near_column(start, start, _NUMERIC, fits=lambda m: _within(p, m, start, end))
+        inside = p.near_column(start, start, _NUMERIC, fits=lambda m: within(p, m, start, end))
         if inside is not None:
             return inside
     before = p.near_column(test.start - NEAR, test.start, _NUMERIC)
@@ -80,7 +81,3 @@ def _column(p: PlanState, test: OverallTest) -> Meaning | None:
         model = p.subject
     measured = p.own(p.domain.models[model], _NUMERIC, MEASURE_WORDS[test.measure])
     return Meaning("column", model, measured[0].name) if measured else None
-
-
-def _within(p: PlanState, meaning: Meaning, start: int, end: int) -> bool:
-    return any(start <= m.start and m.end <= end and meaning in m.meanings for m in p.mentions)

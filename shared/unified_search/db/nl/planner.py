@@ -86,6 +86,8 @@ class Planner:
         for keyword, start in p.reading.keywords[:MAX_KEYWORDS]:
             _keyword(p, keyword, start)
         _account(p)
+        if contradictory(p.draft.wheres):
+            p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         dsl, relaxed = p.draft.dsl()
         unknown = tuple(dict.fromkeys(p.unknown))
         return Plan(dsl, tuple(p.keywords), relaxed, unknown, p.score, p.lead)
@@ -130,7 +132,10 @@ def _keyword(p: PlanState, keyword: Keyword, start: int) -> None:
 def _account(p: PlanState) -> None:
     """Note every word no rule, mention or keyword claimed."""
     for token in p.reading.open_tokens():
-        if token.start in p.used or (token.text in FILLER and token.text not in _JOINING):
+        quoted = any(a <= token.start < b for a, b in p.reading.quoted)
+        if token.start in p.used or (
+            token.text in FILLER and token.text not in _JOINING and not quoted
+        ):
             continue
         if not token.is_word and not token.text[0].isdigit():
             continue  # a symbol
@@ -149,3 +154,30 @@ def _conditions(p: PlanState) -> bool:
     """Tell whether the plan follows a link or tests anything."""
     draft = p.draft
     return bool(draft.joins or draft.wheres or draft.having or draft.branches or draft.group_by)
+
+
+def contradictory(wheres: list[Where]) -> bool:
+    """Tell whether tests of one field cannot hold together (two values, an empty range).
+
+    Such a question asks about two different rows ("countries with a singer above 40 and a
+    singer below 30"), which one query over rows cannot answer: it is not understood.
+    """
+    tests: dict[str, list[Where]] = {}
+    for where in wheres:
+        if isinstance(where.field, str) and where.than is None and not (where.or_ or where.wheres):
+            tests.setdefault(where.field, []).append(where)
+    return any(_empty(found) for found in tests.values())
+
+
+def _empty(tests: list[Where]) -> bool:
+    equal = {repr(w.value) for w in tests if w.op is Op.EQ}
+    lows = [(w.value, w.op is Op.GT) for w in tests if w.op in (Op.GT, Op.GE)]
+    highs = [(w.value, w.op is Op.LT) for w in tests if w.op in (Op.LT, Op.LE)]
+    try:
+        return len(equal) > 1 or any(
+            low > high or (low == high and (strict_low or strict_high))
+            for low, strict_low in lows
+            for high, strict_high in highs
+        )
+    except TypeError:  # values of different kinds: nothing to say
+        return False

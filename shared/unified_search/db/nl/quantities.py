@@ -18,7 +18,7 @@ from unified_search.db.dsl import Op, Where
 from unified_search.db.nl.lexicon import MEASURE_WORDS, MONEY_WORDS, STOCK_WORDS
 from unified_search.db.nl.reading import NEAR, DateTest, NumberTest, TextTest
 from unified_search.db.nl.state import PlanState
-from unified_search.db.nl.text import name_words
+from unified_search.db.nl.text import name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 
 _OR = re.compile(r"\s*,?\s*(?:or|and|,)\s*(?:in\s+)?")
@@ -191,8 +191,20 @@ def _year_wheres(name: str, kind: str, date: DateTest) -> list[Where]:
 
 
 def text(p: PlanState, test: TextTest) -> None:
-    """Place "contains …" on the text column named before it, else on the searchable ones."""
-    column = p.near_column(test.start - NEAR, test.start, ("str",))
+    """Place "contains …" on the text column named before it, else on the searchable ones.
+
+    "'Hey' in its name" names the column after the text, and only that column will do.
+    """
+    if test.column is not None:
+        start, end = test.column
+        column = _owned_column(p, test) or p.near_column(
+            start, start, ("str",), fits=lambda m: within(p, m, start, end)
+        )
+        if column is None:
+            p.unknown.append(p.reading.text[start:end])
+            return
+    else:
+        column = p.near_column(test.start - NEAR, test.start, ("str",))
     if column is not None:
         targets = [p.draft.field(column.model, column.column or "")]
     else:
@@ -218,3 +230,21 @@ def _date_wheres(name: str, kind: str, low: str | None, high: str | None) -> lis
     if low is not None:
         return [Where(field=name, op=Op.GE, value=low)]
     return [Where(field=name, op=Op.LE, value=high)]
+
+
+def _owned_column(p: PlanState, test: TextTest) -> Meaning | None:
+    """The text column named by the owner word and the column word: "song" + "name" → song_name."""
+    if test.owner is None or test.column is None:
+        return None
+    wanted = set(stems(f"{test.owner} {p.reading.text[test.column[0] : test.column[1]]}"))
+    for model in p.models_near(test.start):
+        for column in p.own(p.domain.models[model], ("str",)):
+            if wanted <= set(stems(" ".join(name_words(column.name)))):
+                p.reading.take(*test.column)
+                return Meaning("column", model, column.name)
+    return None
+
+
+def within(p: PlanState, meaning: Meaning, start: int, end: int) -> bool:
+    """Tell whether a phrase inside ``start:end`` names ``meaning``."""
+    return any(start <= m.start and m.end <= end and meaning in m.meanings for m in p.mentions)

@@ -99,6 +99,10 @@ class TextTest:
     end: int
     edge: str | None = None
     """``start`` or ``end`` when the text must begin or end the value, not only appear in it."""
+    column: tuple[int, int] | None = None
+    """Where the words naming the column sit ("'Hey' in its name"), when they follow."""
+    owner: str | None = None
+    """The word "its" stands for ("a song having 'Hey' in its name": the song's name)."""
 
     @property
     def pattern(self) -> str:
@@ -156,6 +160,8 @@ class Reading:
     """What was read differently from how it was written ("custmers" → "customers")."""
     person: bool = False
     """The question asks for people ("who …")."""
+    quoted: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of quoted text: each word there must be understood, filler or not."""
     shown: list[Mention] = field(default_factory=list)
     """Phrases naming the columns the question asks to see, in the order asked."""
     asked: str | None = None
