@@ -102,3 +102,43 @@ def test_spider_figures_are_not_read_from_table_rows() -> None:
     row = Answer("rows", {("animal", "4")}, values=[[4, "pip"]])
     assert spider.grade(_question([(4.0,)], figures=True), row) == "wrong"
     assert spider.grade(_question([(4.0,)], figures=True), Answer("refused")) == "refused"
+
+
+TIED = [(("ann",), 0), (("bo",), 0), (("cy",), 2)]
+
+
+@pytest.mark.parametrize(
+    ("limit", "answer", "outcome"),
+    [
+        (1, [["bo"]], "right"),  # tied with the gold's first row
+        (1, [["ann"]], "right"),
+        (1, [["cy"]], "wrong"),
+        (1, [["ann"], ["bo"]], "wrong"),  # one row was asked for
+        (2, [["bo"], ["ann"]], "right"),
+        (None, [["bo"], ["ann"], ["cy"]], "right"),
+        (None, [["cy"], ["ann"], ["bo"]], "wrong"),
+        (None, [["ann"], ["bo"]], "wrong"),
+    ],
+)
+def test_spider_rows_of_equal_sort_keys_are_interchangeable(
+    limit: int | None, answer: list[list[Any]], outcome: str
+) -> None:
+    gold = [row for row, _ in TIED][: limit or len(TIED)]
+    question = spider.Question("db", "q", gold, True, False, TIED, limit)
+    assert spider.grade(question, Answer("values", answer)) == outcome
+
+
+def test_spider_gold_sort_keys_are_read_from_the_query(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            "CREATE TABLE t (name TEXT, age INT);"
+            "INSERT INTO t VALUES ('ann', 30), ('bo', 30), ('cy', 20);"
+        )
+        ranked = spider._ranked(conn, "SELECT name FROM t ORDER BY age DESC LIMIT 1")
+        plain = spider._ranked(conn, "SELECT name FROM t UNION SELECT name FROM t ORDER BY name")
+    conn.close()
+    assert ranked is not None
+    assert sorted(ranked)[:2] == [(("ann",), 0), (("bo",), 0)]
+    assert ranked[-1] == (("cy",), 2)
+    assert plain is None
