@@ -41,6 +41,8 @@ def figures(p: PlanState) -> None:
     if p.reading.text[: figure.start].rstrip().endswith(" by"):
         p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
         return
+    if figure.fn == "count" and _summed(p, figure):  # "total number of pages": their sum
+        figure = Figure("sum", figure.start, figure.end)
     runs = _runs(p.reading.text, [figure, *p.reading.more_figures])
     if figure.fn == "count":
         p.draft.aggregates = [_counted(p, figure)]
@@ -50,6 +52,21 @@ def figures(p: PlanState) -> None:
     for run in runs[1:]:
         _figures_of(p, run, first=False)
     group(p)
+
+
+def _summed(p: PlanState, figure: Figure) -> bool:
+    """Tell whether "total number of" is followed by a numeric column rather than a model."""
+    if not p.reading.text[figure.start : figure.end].startswith("total"):
+        return False
+    after = min(
+        (m for m in p.mentions if m.start >= figure.end), key=lambda m: m.start, default=None
+    )
+    return (
+        after is not None
+        and after.start - figure.end <= 5
+        and not after.of("model")
+        and any(p.column(m).kind in _NUMERIC and p.value_column(m) for m in after.of("column"))
+    )
 
 
 def _runs(text: str, cues: list[Figure]) -> list[list[Figure]]:

@@ -39,7 +39,7 @@ from unified_search.db.nl.planner import Plan, Planner, best
 from unified_search.db.nl.reading import DateTest, Mention, Reading
 from unified_search.db.nl.shown import find_shown
 from unified_search.db.nl.subject import subjects as likely_subjects
-from unified_search.db.nl.text import name_words, normalise, tokenize, word_pattern
+from unified_search.db.nl.text import Token, name_words, normalise, tokenize, word_pattern
 from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
 from unified_search.errors import ErrorCode, SearchError
 
@@ -192,6 +192,7 @@ def _mentions(reading: Reading) -> None:
             meanings = reading.vocabulary.meanings(phrase)
             if length == 1 and phrase[0].text in FILLER:  # "list" is no synonym of "listed"
                 meanings = [m for m in meanings if _names(phrase[0].text, m)]
+                meanings = [m for m in meanings if _letter_after_column(reading, phrase[0], m)]
             if meanings:
                 start, end = phrase[0].start, phrase[-1].end
                 reading.mentions.append(Mention(start, end, reading.text[start:end], meanings))
@@ -206,6 +207,18 @@ def _names(word: str, meaning: Meaning) -> bool:
     if meaning.kind == "column":
         return word in name_words(meaning.column or "")
     return meaning.exact
+
+
+def _letter_after_column(reading: Reading, token: Token, meaning: Meaning) -> bool:
+    """A one-letter value that is also a word ("a", "i") counts only after its column ("room A")."""
+    if meaning.kind != "value" or len(meaning.value or "") > 1:
+        return True
+    last = reading.mentions[-1] if reading.mentions else None
+    return (
+        last is not None
+        and not reading.text[last.end : token.start].strip()
+        and any((m.model, m.column) == (meaning.model, meaning.column) for m in last.of("column"))
+    )
 
 
 def _contiguous(text: str, tokens: Sequence[object]) -> bool:

@@ -101,6 +101,10 @@ _OFTEN = re.compile(
 _ZH_SUPERLATIVE = re.compile(
     r"(?P<term>[\u4e00-\u9fff]{1,3}?)(?P<dir>最高|最大|最多|最低|最小|最少)"
 )
+_OWNER = re.compile(
+    r"\b(?P<noun>[a-z]+)\s+(?:with|having|has|had|whose|(?:that|who|which)\s+(?:has|had|have))"
+    r"\s+(?:the\s+)?$"
+)
 _NEXT = re.compile(r"\b(?:next|soonest)\b(?!\s+(?:\d|week|month|year|days?|few))")
 _TOP = re.compile(r"\btop\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?\s+by\s+[a-z_]+(?:\s+[a-z_]+){0,2})")
 _BOUNDARY = frozenset(
@@ -250,8 +254,17 @@ def _limit_near(reading: Reading, start: int, end: int, noun: int) -> None:
     elif after is not None:
         reading.limit = as_count(after.group(1) or after.group(2))
         reading.take(end + after.start(), end + after.end())
-    elif singular_after(reading.text, noun):
+    elif singular_after(reading.text, noun) or _singular_owner(reading.text[:start]):
         reading.limit = 1
+
+
+def _singular_owner(before: str) -> bool:
+    """Tell whether one thing owns the superlative: "the player with the most goals"."""
+    match = _OWNER.search(before)
+    if match is None:
+        return False
+    noun = match["noun"]
+    return noun not in _BOUNDARY and (not noun.endswith("s") or noun.endswith(("ss", "us", "is")))
 
 
 def singular_after(text: str, start: int) -> bool:

@@ -168,6 +168,8 @@ class Reading:
     """The model those columns belong to ("… of the students"), when the question names it."""
     distinct: bool = False
     """"distinct"/"different" asks for the distinct values of the shown columns."""
+    owners: dict[int, str] = field(default_factory=dict)
+    """The model of a shown column named after the subject ("the name of its artist"), by start."""
 
     @classmethod
     def read(cls, text: str, vocabulary: Vocabulary, notes: list[str] | None = None) -> Reading:

@@ -94,6 +94,7 @@ def _owned(reading: Reading, mentions: list[Mention]) -> None:
         before = reading.text[: mention.start].rstrip()
         if _OWNED.fullmatch(gap) and re.search(r"(?:,|\band)(?:\s+the)?$", before):
             reading.shown.append(mention)
+            reading.owners[mention.start] = model.of("model")[0].model
 
 
 def place_shown(p: PlanState) -> None:
@@ -145,6 +146,10 @@ def _listed(p: PlanState) -> bool:
 
 def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     """The meaning of an asked-for phrase: a column of the subject, else of a model it leads to."""
+    owner = p.reading.owners.get(mention.start)
+    if owner is not None:  # "… and the name of its artist": the artist's name
+        owned = [m for m in mention.of("column") if m.model == owner]
+        return owned[0] if owned and p.draft.one_to_one(owner) else None
     columns = [m for m in mention.of("column") if m.model == p.subject]
     columns = columns or [
         m for m in mention.of("column") if m.model != p.subject and p.draft.one_to_one(m.model)
