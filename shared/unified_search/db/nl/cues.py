@@ -16,7 +16,7 @@ from unified_search.db.nl.text import stem
 _FIGURES: tuple[tuple[str, str], ...] = (
     (
         "count",
-        r"\bhow many\b|\btotal number of\b|\bnumber of\b|\bcount(?:\s+(?:of|all|the))*\b|\bheadcount\b|多少个|几个|数量",
+        r"\bhow many\b|\btotal number of\b|\bcount the number of\b|\bnumber of\b|\bcount(?:\s+(?:of|all|the))*\b|\bheadcount\b|多少个|几个|数量",
     ),
     ("avg", r"\bon average\b|\baverage\b|\bavg\b|\bmean\b|\btypical\b|平均"),
     (

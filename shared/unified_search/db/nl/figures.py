@@ -50,8 +50,23 @@ def figures(p: PlanState) -> None:
     elif not _figures_of(p, runs[0], first=True):
         return
     for run in runs[1:]:
+        if not p.reading.free(run[0].start, run[-1].end):
+            continue  # "average number of pages": read with the cue before it
+        if _repeated(p, run):
+            continue
         _figures_of(p, run, first=False)
     group(p)
+
+
+def _repeated(p: PlanState, run: list[Figure]) -> bool:
+    """Read "… and the count", "… and the average" as naming figures already asked for."""
+    start, end = run[0].start, run[-1].end
+    fns = {a.fn for a in p.draft.aggregates}
+    named_after = any(0 <= m.start - end <= 3 and not m.of("model") for m in p.mentions)
+    if named_after or not all(cue.fn in fns for cue in run):
+        return False
+    p.understood(start, end)
+    return True
 
 
 def _summed(p: PlanState, figure: Figure) -> bool:

@@ -155,71 +155,13 @@ RELATION_VERBS = _table(
 
 #: Verbs that only say how rows relate ("pets owned by students", "concerts held in 2014"):
 #: read once the plan follows a link or tests a condition, they add nothing to it.
-LIGHT_VERBS = frozenset(
-    _stems
-    for _stems in [
-        "happen",
-        "occur",
-        "take",
-        "took",
-        "held",
-        "hold",
-        "play",
-        "perform",
-        "own",
-        "have",
-        "rais",
-        "keep",
-        "kept",
-        "produc",
-        "make",
-        "made",
-        "build",
-        "built",
-        "design",
-        "creat",
-        "write",
-        "wrote",
-        "written",
-        "publish",
-        "releas",
-        "direct",
-        "attend",
-        "particip",
-        "enrol",
-        "belong",
-        "regist",
-        "visit",
-        "win",
-        "won",
-        "teach",
-        "taught",
-        "studi",
-        "work",
-        "manag",
-        "host",
-        "organ",
-        "sing",
-        "sang",
-        "star",
-        "featur",
-        "appear",
-        "compet",
-        "run",
-        "ran",
-        "drive",
-        "drove",
-        "live",
-        "stay",
-        "serv",
-        "offer",
-        "record",
-        "locat",
-        "come",
-        "came",
-        "shown",
-        "use",
-    ]
+LIGHT_VERBS = _words(
+    """
+    happen occur take took held hold play perform own have rais keep kept produc make made build
+    built design creat write wrote written publish releas direct attend particip enrol belong
+    regist visit win won teach taught studi work manag host organ sing sang star featur appear
+    compet run ran drive drove live stay serv offer record locat come came shown use scor oper
+    """
 )
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
@@ -236,6 +178,7 @@ NAME_INITIALS: dict[str, str] = {"f": "first", "l": "last", "m": "middle"}
 COLUMN_ABBREVIATIONS: dict[str, str] = {
     "fname": "first name", "lname": "last name", "mname": "middle name", "dob": "date of birth",
     "addr": "address", "tel": "telephone", "desc": "description", "pop": "population",
+    "no": "number", "num": "number", "nbr": "number", "nr": "number", "amt": "amount",
 }  # fmt: skip
 #: Words the rules read (comparison, ordering, dates, aggregates): known, never "corrected".
 CUE_WORDS = _words("""
@@ -297,6 +240,8 @@ MEASURE_WORDS: dict[str, frozenset[str]] = {
     "weight": frozenset({"weight", "mass"}),
     "height": frozenset({"height"}),
 }
+#: Column-name words of a number that is a year ("Founded", "Year_Published", "join_year").
+YEAR_WORDS = frozenset({"year", "founded", "established", "opened", "built", "launched"})
 #: Column-name words of dates that are rarely what a bare date phrase means.
 SECONDARY_DATES = frozenset({"birth", "born", "end", "ended", "updated", "modified", "deleted"})
 

@@ -20,6 +20,7 @@ from unified_search.db.nl.lexicon import (
     MONEY_WORDS,
     QUANTITY_WORDS,
     SIZE_WORDS,
+    YEAR_WORDS,
 )
 from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
 from unified_search.db.nl.state import PlanState
@@ -160,12 +161,32 @@ def _count_test(p: PlanState, test: NumberTest) -> bool:
     if mention is None or test.op is Op.BETWEEN or p.draft.aggregates or test.currency:
         return False
     counted = mention.of("model")[0].model
+    if counted == p.subject:
+        return _count_values(p, test, mention)
     found = counting_path(p, counted)
-    if counted == p.subject or found is None:
+    if found is None:
         return False
     p.head = p.subject
     p.draft.regroup(*found)
     p.draft.aggregates = [count_rows()]
+    p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
+    p.reading.take(test.start, mention.end)
+    p.used.update({test.start, mention.start})
+    return True
+
+
+def _count_values(p: PlanState, test: NumberTest, mention: Mention) -> bool:
+    """Read "countries that have more than one airport": subject rows counted per value."""
+    shown = [
+        c
+        for s in p.reading.shown
+        for c in s.of("column")
+        if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
+    ]
+    if len(shown) != 1:
+        return False
+    p.draft.aggregates = [count_rows()]
+    p.draft.group_by = [shown[0].column or ""]
     p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
     p.reading.take(test.start, mention.end)
     p.used.update({test.start, mention.start})
@@ -186,15 +207,9 @@ def counting_path(p: PlanState, counted: str) -> tuple[str, tuple[Step, ...]] | 
         if step.forward or between == p.subject:
             continue
         onward = p.domain.relations.paths(between, p.subject, max_hops=1)
-        if onward and onward[0][0].forward and _link_table(p, between):
+        if onward and onward[0][0].forward:  # "members who borrowed 2 books": their loans
             return between, onward[0]
     return None
-
-
-def _link_table(p: PlanState, model: str) -> bool:
-    """Tell whether a model only links others: every column is a foreign key or its own key."""
-    columns = p.domain.models[model].columns.values()
-    return all(c.foreign_key or c.primary_key for c in columns)
 
 
 # -- ordering -------------------------------------------------------------------------------
@@ -218,7 +233,7 @@ def order(p: PlanState, wish: OrderWish) -> None:
         return
     if all(o.field != placed[0] for o in p.draft.orders):
         sort = "desc" if wish.sort == "desc" else "asc"
-        if wish.measure == "age" and p.column(column).kind in _NUMERIC:
+        if wish.measure == "age" and MEASURE_WORDS["age"] & set(name_words(column.column or "")):
             sort = "asc" if sort == "desc" else "desc"  # the youngest has the lowest age
         p.draft.orders.append(Order(field=placed[0], sort=sort))
     if wish.term:
@@ -305,15 +320,24 @@ def measure_column(p: PlanState, measure: str | None) -> Meaning | None:
     if measure == "age":  # the oldest is the one of highest age, born first, or made first
         aged = p.own(schema, _NUMERIC, MEASURE_WORDS["age"])
         born = aged or p.own(schema, ("date", "datetime"), BIRTH_WORDS)
-        return Meaning("column", p.subject, born[0].name) if born else p.main_date(0)
+        return Meaning("column", p.subject, born[0].name) if born else _dated(p)
     if measure == "date":
-        return p.main_date(0)
+        return _dated(p)
     found = p.own(schema, _NUMERIC, _MEASURES.get(measure or "", frozenset()))
     if not found and measure == "size":
         found = p.own(schema, _NUMERIC, MONEY_WORDS)
     if not found and measure == "popularity":
         return _sold(p)
     return Meaning("column", p.subject, found[0].name) if found else None
+
+
+def _dated(p: PlanState) -> Meaning | None:
+    """The subject's main date, else its one column of years ("Founded": the oldest first)."""
+    dated = p.main_date(0)
+    if dated is not None:
+        return dated
+    years = p.own(p.draft.schema, ("int",), YEAR_WORDS)
+    return Meaning("column", p.subject, years[0].name) if len(years) == 1 else None
 
 
 def _sold(p: PlanState) -> Meaning | None:

@@ -44,6 +44,9 @@ def place(p: PlanState, mention: Mention) -> None:
     cue = p.reading.figure
     if cue is not None and cue.start <= mention.start < cue.end:
         return  # "total" read as a total that found nothing to sum: not understood
+    if _link_named(p, columns):
+        p.used.add(mention.start)  # "the head of the department": the link the plan follows
+        return
     if all(m.model != p.subject for m in columns):
         return  # a related model's column named bare ("bookings of …") shows nothing here
     p.used.add(mention.start)  # a column named only to show or compare it
@@ -98,6 +101,12 @@ def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
     for other, _ in alternatives:
         p.reading.take(mention.end, other.start)  # the "or" between them
         p.understood(other.start, other.end)
+    for named in p.mentions:  # "in room C": the word naming the value's column is read too
+        close = 0 <= mention.start - named.end <= 3
+        if close and any(
+            (c.model, c.column) == (meaning.model, meaning.column) for c in named.of("column")
+        ):
+            p.used.add(named.start)
     p.understood(mention.start, mention.end, p.weight(meaning.model))
 
 
@@ -190,3 +199,13 @@ def _joined_by_or(text: str, first: Mention, other: Mention) -> bool:
         "或者",
         "和",
     )
+
+
+def _link_named(p: PlanState, columns: list[Meaning]) -> bool:
+    """Tell whether a phrase names the foreign key of a link the plan already follows."""
+    linked = {p.subject, *(j.model for j in p.draft.joins.values())}
+    for meaning in columns:
+        target = (p.column(meaning).foreign_key or "").rpartition(".")[0]
+        if target and meaning.model in linked and target in linked and meaning.model != target:
+            return True
+    return False

@@ -177,9 +177,10 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
             _order(reading, OrderWish(sort, match.start(), match.end(), measure))
     for pattern, measure, sort in _LEANING:
         for match in list(re.finditer(pattern, reading.rest)):
-            if not _names_column(reading, match.group()):  # a "budget" column is no leaning
-                reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
-                reading.take(match.start(), match.end())
+            if _names_column(reading, match.group()) or _starts_value(reading, match.start()):
+                continue  # a "budget" column, "New York" are no leaning
+            reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
+            reading.take(match.start(), match.end())
     for match in list(_TOP.finditer(reading.rest)):
         term = (match.start("term"), match.end("term"))
         reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
@@ -211,6 +212,16 @@ def _direction(words: str) -> tuple[str, str | None]:
         ("decreasing", "reverse", "heaviest", "longest")
     )
     return ("desc" if descending else "asc"), None
+
+
+def _starts_value(reading: Reading, start: int) -> bool:
+    """Tell whether a value of the data starts at ``start`` ("new" of "New York")."""
+    tokens = [t for t in reading.tokens if t.start >= start][:4]
+    return any(
+        m.kind == "value"
+        for size in range(2, len(tokens) + 1)
+        for m in reading.vocabulary.meanings(tokens[:size])
+    )
 
 
 def _names_column(reading: Reading, word: str) -> bool:

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from unified_search.db.dsl import Op, Where
-from unified_search.db.nl.lexicon import MEASURE_WORDS, MONEY_WORDS, STOCK_WORDS
+from unified_search.db.nl.lexicon import MEASURE_WORDS, MONEY_WORDS, STOCK_WORDS, YEAR_WORDS
 from unified_search.db.nl.reading import NEAR, DateTest, NumberTest, TextTest
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words, stems
@@ -162,7 +162,7 @@ def _is_year(meaning: Meaning) -> bool:
 
 
 def _is_year_name(name: str) -> bool:
-    return "year" in name_words(name)
+    return bool(YEAR_WORDS & set(name_words(name)))
 
 
 def _whole_years(date: DateTest) -> bool:

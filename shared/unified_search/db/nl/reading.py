@@ -168,6 +168,8 @@ class Reading:
     """The model those columns belong to ("… of the students"), when the question names it."""
     distinct: bool = False
     """"distinct"/"different" asks for the distinct values of the shown columns."""
+    possessors: list[Mention] = field(default_factory=list)
+    """Model mentions that only say whose column is asked ("the team name")."""
     owners: dict[int, str] = field(default_factory=dict)
     """The model of a shown column named after the subject ("the name of its artist"), by start."""
 

@@ -21,10 +21,11 @@ from unified_search.db.nl.text import is_plural, name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 
 _LEAD = re.compile(
-    r"^(?:(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
+    r"(?:(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
     r"|(?:please\s+)?(?:show|list|find|give|return|display|get|tell|report|provide|output"
     r"|retrieve|print|name)(?:\s+(?:me|us))?\s+)"
 )
+_SENTENCE = re.compile(r"[.?!;]\s+(?=[a-z])")
 _SEPARATOR = re.compile(
     r"(?:[\s,&]|\b(?:and|as well as|along with|together with|plus|also|both|the|their|its|his"
     r"|her|all|every|each|distinct|different|unique)\b)*"
@@ -38,12 +39,20 @@ _DISTINCT = re.compile(r"\b(?:distinct|different|unique)\b")
 
 
 def find_shown(reading: Reading) -> None:
-    """Record the columns the question asks for and the model they belong to."""
-    lead = _LEAD.match(reading.text)
-    if lead is None:
-        return
-    position = lead.end()
+    """Record the columns the question asks for and the model they belong to.
+
+    Each sentence may ask ("Which teams were founded before 1900? Show their names.").
+    """
     mentions = sorted(reading.mentions, key=lambda m: m.start)
+    for sentence in (0, *(m.end() for m in _SENTENCE.finditer(reading.text))):
+        lead = _LEAD.match(reading.text, sentence)
+        if lead is not None:
+            _shown_after(reading, mentions, lead.end())
+    _owned(reading, mentions)
+
+
+def _shown_after(reading: Reading, mentions: list[Mention], position: int) -> None:
+    """Record the asked-for columns named from ``position`` on."""
     for index, mention in enumerate(mentions):
         if mention.start < position:
             continue
@@ -53,6 +62,9 @@ def find_shown(reading: Reading) -> None:
             break
         if not _SEPARATOR.fullmatch(gap) or not mention.of("column"):
             break
+        if mention.of("model") and _model_column(reading, mention, mentions[index + 1 :]):
+            position = reading.shown[-1].end  # "the team name": the team's name
+            continue
         if mention.of("model") and not _column_first(reading, mentions[index + 1 :], mention):
             break  # "which countries …", "orders of customers": a model named first is the subject
         if _DISTINCT.search(gap):
@@ -60,7 +72,20 @@ def find_shown(reading: Reading) -> None:
             reading.take(position, mention.start)
         reading.shown.append(mention)
         position = mention.end
-    _owned(reading, mentions)
+
+
+def _model_column(reading: Reading, model: Mention, after: list[Mention]) -> bool:
+    """Read "the team name" as a column of the model named right before the column word."""
+    following = after[0] if after else None
+    if following is None or reading.text[model.end : following.start].strip():
+        return False
+    name = model.of("model")[0].model
+    if not any(m.model == name for m in following.of("column")) or following.of("model"):
+        return False
+    reading.shown.append(following)
+    reading.owners[following.start] = name
+    reading.possessors.append(model)
+    return True
 
 
 def _column_first(reading: Reading, after: list[Mention], mention: Mention) -> bool:
@@ -125,6 +150,9 @@ def place_shown(p: PlanState) -> None:
         elif placed[0] not in p.draft.shown:
             p.draft.shown.append(placed[0])
         p.understood(mention.start, mention.end, p.weight(meaning.model))
+        for possessor in p.reading.possessors:  # "the team name": "team" is read too
+            if not p.reading.text[possessor.end : mention.start].strip():
+                p.understood(possessor.start, possessor.end)
     if _listed(p):  # "the cities of our customers": the distinct cities
         p.draft.distinct = True
     p.draft.distinct = p.draft.distinct or (p.reading.distinct and bool(p.draft.shown))
@@ -150,11 +178,14 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     if owner is not None:  # "… and the name of its artist": the artist's name
         owned = [m for m in mention.of("column") if m.model == owner]
         return owned[0] if owned and p.draft.one_to_one(owner) else None
-    columns = [m for m in mention.of("column") if m.model == p.subject]
+    grouped = p.head if p.draft.aggregates and p.head is not None else None
+    columns = [m for m in mention.of("column") if m.model == (grouped or p.subject)]
     columns = columns or [
         m for m in mention.of("column") if m.model != p.subject and p.draft.one_to_one(m.model)
     ]
     columns.sort(key=lambda m: (not m.exact, _hops(p, m.model)))
+    if not columns and stems(mention.text) in (("name",),) and p.draft.schema.title:
+        return Meaning("column", p.subject, p.draft.schema.title)  # "the names of the airlines"
     return columns[0] if columns else None
 
 

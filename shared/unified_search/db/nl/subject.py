@@ -27,7 +27,10 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
     named = [
         m.of("model")[0].model
         for m in mentions
-        if m.of("model") and not m.negated and m not in reading.shown
+        if m.of("model")
+        and not m.negated
+        and m not in reading.shown
+        and m not in reading.possessors
     ]
     named = [m for m in named if m in allowed]
     if people and reading.tokens and reading.tokens[0].text in ("who", "whom"):
