@@ -125,7 +125,7 @@ def _figure(aggregate: Aggregate, model: str) -> str:
     what = field_name(aggregate.field)
     distinct = "distinct " if aggregate.distinct else ""
     if aggregate.fn == "count":
-        return f"number of {distinct}{model}" if distinct else f"number of {what} of {model}"
+        return f"number of {distinct}{what} of {model}"
     return f"{_FN[aggregate.fn]} {distinct}{what} of {model}"
 
 

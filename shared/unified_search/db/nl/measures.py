@@ -34,6 +34,7 @@ _DEGREES = ("size", "length", "money", "rating")
 _MEASURES = {k: v for k, v in MEASURE_WORDS.items() if k in _ORDER_MEASURES}
 #: Words between a superlative and the column it orders by ("the largest amount of horsepower").
 _BESIDE = re.compile(r"\s*(?:the\s+)?(?:(?:amount|number|level|value|quantity)\s+of\s+)?")
+_FREQUENT = re.compile(r"(?:most\s+)?(?:common|frequent|popular|usual|typical)\b")
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
 _NUMERIC = ("int", "float")
 _SORTABLE = ("int", "float", "date", "datetime", "str")
@@ -58,6 +59,9 @@ def shape(p: PlanState) -> None:
     for wish in p.reading.orders:
         if wish.measure == "alpha":
             continue  # an alphabetical order ranks nothing
+        if _most_common(p, wish):
+            p.handled.add(id(wish))
+            return
         measure = _order_column(p, wish)
         if measure is not None and measure.kind == "model" and measure.model == p.subject:
             if not wish.top and _ranked_groups(p, wish):
@@ -123,18 +127,50 @@ def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     return True
 
 
-def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
-    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
-    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
-    columns = [
-        (mention, c)
-        for mention in before
+def _most_common(p: PlanState, wish: OrderWish) -> bool:
+    """Read "the most common city of members": cities ranked by how many members hold each."""
+    if wish.term is None or not _FREQUENT.match(p.reading.text, wish.term[0]):
+        return False
+    start, end = wish.term
+    inside = [m for m in p.mentions if start <= m.start and m.end <= end and not m.of("model")]
+    columns = [(m, c) for m in inside for c in _groupable(p, m)]
+    if not columns:
+        return False
+    p.reading.take(*wish.term)
+    return _rank_values(p, wish, *columns[0])
+
+
+def _numbers(p: PlanState, meaning: Meaning) -> bool:
+    """Tell whether a text column holds numbers only, as far as sampling saw ("horsepower")."""
+    sample = p.domain.samples.get(meaning.model)
+    values = sample.categories.get(meaning.column or "") if sample else None
+    if not values:
+        return False
+    try:
+        return all(float(v) == float(v) for v in values)
+    except ValueError:
+        return False
+
+
+def _groupable(p: PlanState, mention: Mention) -> list[Meaning]:
+    return [
+        c
         for c in mention.of("column")
         if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
     ]
+
+
+def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
+    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
+    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
+    columns = [(mention, c) for mention in before for c in _groupable(p, mention)]
     if not columns:
         return False
-    mention, column = columns[-1]
+    return _rank_values(p, wish, *columns[-1])
+
+
+def _rank_values(p: PlanState, wish: OrderWish, mention: Mention, column: Meaning) -> bool:
+    """Group the subject's rows by ``column`` and rank the values by how many rows hold each."""
     p.draft.aggregates = [count_rows()]
     p.draft.group_by = [column.column or ""]
     p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
@@ -261,9 +297,11 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
                 and p.column(m).kind in _SORTABLE
                 and p.value_column(m)
             ]
-            numeric = [m for m in columns if p.column(m).kind in _NUMERIC]
+            numeric = [m for m in columns if p.column(m).kind in _NUMERIC or _numbers(p, m)]
+            dated = [m for m in columns if p.column(m).kind in ("date", "datetime")]
             models = [Meaning("model", m.model) for m in mention.of("model")]
-            chosen = models or numeric or columns
+            # Only "sorted by" orders by text; "the highest city" means nothing.
+            chosen = models or numeric or dated or (columns if wish.explicit else [])
             if chosen:
                 p.used.add(mention.start)
                 return chosen[0]

@@ -161,7 +161,9 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
     for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
         sort, measure = _direction(match["dir"] or "")
         term = (match.start("term"), match.end("term"))
-        wish = OrderWish(sort, match.start(), match.end(), measure=measure, term=term)
+        wish = OrderWish(
+            sort, match.start(), match.end(), measure=measure, term=term, explicit=True
+        )
         reading.orders.append(wish)
         reading.take(match.start(), match.start("term"))
         if match["dir"]:
@@ -170,7 +172,8 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
         sort, measure = _direction(match["dir"] or "alphabetical")
         named = match.span("term") if match["term"] else None
         alpha = "alpha" if "alphabetical" in match.group() else measure
-        reading.orders.append(OrderWish(sort, match.start(), match.end(), alpha, term=named))
+        wish = OrderWish(sort, match.start(), match.end(), alpha, term=named, explicit=True)
+        reading.orders.append(wish)
         reading.take(match.start(), named[0] if named else match.end())
     for pattern, measure, sort in _FIXED:
         for match in list(re.finditer(pattern, reading.rest)):

@@ -88,6 +88,8 @@ class OrderWish:
     """Where the words naming the column sit, when they do."""
     top: bool = False
     """Read from "top N …": when the words name no column, the count alone is meant."""
+    explicit: bool = False
+    """Asked as an order ("sorted by name"), not as a superlative: text columns may be sorted."""
 
 
 @dataclass
