@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unified_search.db.dsl import Aggregate, Join, Op, Order, QueryDSL, Where
+from unified_search.db.nl.lexicon import DIRECTION_WORDS
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Domain
 from unified_search.db.relations import Step
@@ -66,6 +67,8 @@ class Draft:
     """The same tests flattened, for the any-keyword retry."""
     named: frozenset[str] = frozenset()
     """Models the question names: a join path through them is preferred."""
+    ambiguous: list[str] = field(default_factory=list)
+    """Models reached by one of several foreign keys that nothing in the question chose."""
 
     @property
     def schema(self) -> ModelSchema:
@@ -83,14 +86,16 @@ class Draft:
         paths = self.domain.relations.paths(self.subject, model)
         return bool(paths) and all(s.forward for s in paths[0])
 
-    def field(self, model: str, column: str, *, condition: bool = True) -> Placed | None:
+    def field(
+        self, model: str, column: str, *, condition: bool = True, hint: str | None = None
+    ) -> Placed | None:
         """Return how the DSL names ``model.column`` (joining as needed) and its exists branch."""
         if model == self.subject:
             return column, None
         paths = self.domain.relations.paths(self.subject, model)
         if not paths:
             return None
-        path = self._preferred(paths)
+        path = self._preferred(paths, hint)
         if condition and not all(step.forward for step in path):
             alias, branch = self._branch(path)
             return f"{alias}.{column}", branch
@@ -146,9 +151,25 @@ class Draft:
         self.branches[aliases[0]] = fresh
         return fresh, _renamed(where, dict(zip(branch.aliases, aliases, strict=True)))
 
-    def _preferred(self, paths: list[tuple[Step, ...]]) -> tuple[Step, ...]:
+    def _preferred(
+        self, paths: list[tuple[Step, ...]], hint: str | None = None
+    ) -> tuple[Step, ...]:
+        """The path through the models the question names.
+
+        Between parallel foreign keys, the one the direction names ("flights to Paris": the
+        destination); a choice nothing makes is recorded in ``ambiguous``.
+        """
         known = self.named | {j.model for j in self.joins.values()}
-        return max(paths, key=lambda p: sum(s.end in known for s in p))
+
+        def score(path: tuple[Step, ...]) -> tuple[int, int]:
+            return sum(s.end in known for s in path), sum(_heads(s, hint) for s in path)
+
+        best = max(map(score, paths))
+        top = [p for p in paths if score(p) == best]
+        ends = {tuple(s.end for s in p) for p in top}
+        if len(top) > 1 and len(ends) == 1:  # the same models, linked by different keys
+            self.ambiguous.append(top[0][-1].end)
+        return top[0]
 
     def _plain(self, path: tuple[Step, ...]) -> str:
         start = self.subject
@@ -267,6 +288,11 @@ class Draft:
             if steps and not any(s.forward for s in steps):
                 return True
         return False
+
+
+def _heads(step: Step, hint: str | None) -> bool:
+    """Tell whether a step's foreign key is named for a direction ("from" → ``SourceAirport``)."""
+    return hint is not None and bool(DIRECTION_WORDS[hint] & set(name_words(step.link.column)))
 
 
 def _same_test(wheres: list[Where], where: Where) -> bool:

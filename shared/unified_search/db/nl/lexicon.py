@@ -161,6 +161,7 @@ LIGHT_VERBS = _words(
     built design creat write wrote written publish releas direct attend particip enrol belong
     regist visit win won teach taught studi work manag host organ sing sang star featur appear
     compet run ran drive drove live stay serv offer record locat come came shown use scor oper
+    depart arriv leav fli fly go goe went
     """
 )
 #: Common abbreviations, read as the words they stand for.
@@ -240,6 +241,13 @@ MEASURE_WORDS: dict[str, frozenset[str]] = {
     "weight": frozenset({"weight", "mass"}),
     "height": frozenset({"height"}),
 }
+#: Column-name words of a link's direction, by the preposition that asks for it.
+DIRECTION_WORDS: dict[str, frozenset[str]] = {
+    "from": frozenset({"source", "src", "origin", "from", "departure", "departing", "start"}),
+    "to": frozenset({"destination", "dest", "dst", "to", "arrival", "arriving", "end", "target"}),
+}
+#: Words before a value that say which way a link goes ("flights to Paris", "departing from").
+DIRECTION_CUES = {"from": "from", "to": "to", "into": "to", "towards": "to", "toward": "to"}
 #: Column-name words of a number that is a year ("Founded", "Year_Published", "join_year").
 YEAR_WORDS = frozenset({"year", "founded", "established", "opened", "built", "launched"})
 #: Column-name words of dates that are rarely what a bare date phrase means.

@@ -9,12 +9,15 @@ column for emptiness. A negation governs the closest condition after it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from unified_search.db.dsl import Op, Where
 from unified_search.db.nl.draft import Placed
+from unified_search.db.nl.lexicon import DIRECTION_CUES, DIRECTION_WORDS
 from unified_search.db.nl.reading import NEAR, Mention
 from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Meaning
 
 _EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
@@ -26,7 +29,11 @@ def place(p: PlanState, mention: Mention) -> None:
         return
     values = [m for m in mention.of("value") if p.draft.reachable(m.model)]
     if values:
-        _value(p, mention, _best_value(p, mention, values))
+        chosen = _best_value(p, mention, values)
+        if chosen is None:  # "flights going LAX": the source or the destination?
+            p.unknown.append(mention.text)
+        else:
+            _value(p, mention, chosen)
         return
     if mention.of("model"):
         _related(p, mention, mention.of("model")[0].model)
@@ -52,8 +59,13 @@ def place(p: PlanState, mention: Mention) -> None:
     p.used.add(mention.start)  # a column named only to show or compare it
 
 
-def _best_value(p: PlanState, mention: Mention, values: list[Meaning]) -> Meaning:
-    """Pick the column a value belongs to: an exact match, its column or model named nearby."""
+def _best_value(p: PlanState, mention: Mention, values: list[Meaning]) -> Meaning | None:
+    """Pick the column a value belongs to: an exact match, its column or model named nearby.
+
+    Between two columns of one model holding the value, the direction before it decides
+    ("from JFK" is the source airport); without one, neither is chosen.
+    """
+    hint = direction(p, mention)
     named = {
         (c.model, c.column)
         for m in p.mentions
@@ -67,12 +79,25 @@ def _best_value(p: PlanState, mention: Mention, values: list[Meaning]) -> Meanin
         return (
             int(meaning.exact),
             int((meaning.model, meaning.column) in named),
+            int(_points(meaning.column or "", hint)),
             int(meaning.model in nearest),
             int(meaning.model == p.subject),
             -len(hops[0]) if hops else 0,
         )
 
-    return max(values, key=rank)
+    best = max(values, key=rank)
+    tied = {m.column for m in values if rank(m) == rank(best) and m.model == best.model}
+    return best if len(tied) == 1 else None
+
+
+def direction(p: PlanState, mention: Mention) -> str | None:
+    """The direction a preposition right before ``mention`` asks for ("to Paris": ``to``)."""
+    before = re.search(r"([a-z]+)\s+(?:the\s+)?$", p.reading.text[: mention.start])
+    return DIRECTION_CUES.get(before.group(1)) if before else None
+
+
+def _points(column: str, hint: str | None) -> bool:
+    return hint is not None and bool(DIRECTION_WORDS[hint] & set(name_words(column)))
 
 
 def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
@@ -89,7 +114,7 @@ def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
     if role is not None:
         placed: Placed | None = p.draft.by_role(role, meaning.model, column)
     else:
-        placed = p.draft.field(meaning.model, column)
+        placed = p.draft.field(meaning.model, column, hint=direction(p, mention))
     if placed is None:
         return
     values = [meaning.value, *(m.value for _, m in alternatives)]

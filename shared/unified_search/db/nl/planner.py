@@ -88,6 +88,8 @@ class Planner:
         _account(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
+        for model in dict.fromkeys(p.draft.ambiguous):  # "airports with flights": from or to?
+            p.unknown.append(f"which link to {model}")
         dsl, relaxed = p.draft.dsl()
         unknown = tuple(dict.fromkeys(p.unknown))
         return Plan(dsl, tuple(p.keywords), relaxed, unknown, p.score, p.lead)
