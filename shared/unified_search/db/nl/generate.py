@@ -98,7 +98,7 @@ def interpret(
     (several on a tie).
     """
     check_question(question)
-    text, notes = _rewritten(normalise(question), domain)
+    text, notes = _rewritten(normalise(question), domain, proper_names(question))
     day = today or dt.date.today()
     reading = read(text, domain, day, notes)
     candidates = list(subjects) if every else likely_subjects(reading, domain, subjects)
@@ -135,8 +135,14 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     return reading
 
 
-def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
-    """Apply the user's lexicon, then correct misspellings, noting each change."""
+def _rewritten(
+    text: str, domain: Domain, names: frozenset[str] = frozenset()
+) -> tuple[str, list[str]]:
+    """Apply the user's lexicon, then correct misspellings, noting each change.
+
+    ``names`` are words written with a capital inside a sentence: a name is never "corrected"
+    into a word known only as part of other names ("Mara" is not the "Maya" of "Maya Patel").
+    """
     notes: list[str] = []
     text = re.sub(r"\bno\.?\s+(?=of\b)", "number ", text)  # "no. of bookings"
     text = re.sub(r"[a-z]+", lambda m: _spelled(m.group(), domain), text)
@@ -149,11 +155,19 @@ def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
     position = 0
     for token in tokenize(text):
         corrected = _unprefixed(token.text, domain) or domain.vocabulary.correct(token.text)
+        if token.text in names and corrected and domain.vocabulary.part_only(corrected):
+            continue  # "Mara" is no misspelt "Maya" (of "Maya Patel")
         if corrected is not None:
             pieces += [text[position : token.start], corrected]
             position = token.end
             notes.append(f"{token.text} → {corrected}")
     return "".join([*pieces, text[position:]]), notes
+
+
+def proper_names(question: str) -> frozenset[str]:
+    """Words written with a capital letter that does not start a sentence ("by Mara Quell")."""
+    found = re.finditer(r"(?<![.?!:]\s)(?<!^)(?<![.?!:])\b([A-Z][a-z]+)\b", question.strip())
+    return frozenset(m.group(1).lower() for m in found)
 
 
 def _spelled(word: str, domain: Domain) -> str:

@@ -164,6 +164,12 @@ LIGHT_VERBS = _words(
     depart arriv leav fli fly go goe went
     """
 )
+#: Of ``LIGHT_VERBS``, those that fit any link ("pets owned by students"); the others say
+#: which link they mean, so "written by Maya" needs a link named for writing.
+GENERIC_VERBS = _words(
+    "have own rais keep kept belong contain includ hold held take took happen occur exist locat "
+    "live stay come came shown use"
+)
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
     "rep": "representative", "reps": "representatives", "mgr": "manager", "mgrs": "managers",

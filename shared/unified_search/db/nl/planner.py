@@ -8,16 +8,17 @@ nothing claims is not understood, and the plan says so instead of guessing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
-from unified_search.db.nl.lexicon import FILLER, LIGHT_VERBS, RELATION_VERBS
+from unified_search.db.nl.lexicon import FILLER, GENERIC_VERBS, LIGHT_VERBS, RELATION_VERBS
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import NO_LEAD, PlanState
-from unified_search.db.nl.text import escape_like
+from unified_search.db.nl.text import Token, escape_like, name_words
 from unified_search.db.nl.vocabulary import Domain, Keyword
 
 #: Filler words that join conditions: left over, they join what the plan could not join.
@@ -145,7 +146,7 @@ def _account(p: PlanState) -> None:
             continue
         if p.draft.joins and token.stem in RELATION_VERBS:
             continue  # "who bought …": the join already says it
-        if token.stem in LIGHT_VERBS and _conditions(p):
+        if token.stem in LIGHT_VERBS and _conditions(p) and _fits_link(p, token):
             continue  # "pets owned by students older than 20": the link and test say it
         if token.text in ("id", "ids") and p.draft.schema.primary_key:
             continue  # "their ids": the rows carry their key
@@ -183,3 +184,21 @@ def _empty(tests: list[Where]) -> bool:
         )
     except TypeError:  # values of different kinds: nothing to say
         return False
+
+
+def _fits_link(p: PlanState, token: Token) -> bool:
+    """Tell whether a verb may stand for the links the plan follows.
+
+    Verbs of having fit any link. Another verb naming who did it ("written by …") fits only
+    where the schema names that doing (a ``Written_by`` column, a ``writer`` model): otherwise
+    it would be read as a link it does not mean ("books written by Maya" are not her orders).
+    """
+    if token.stem in GENERIC_VERBS or not re.match(r"\s+by\b", p.reading.text[token.end :]):
+        return True
+    root = token.stem[:4]
+    names = (
+        word
+        for name, schema in p.domain.models.items()
+        for word in [*name_words(name), *(w for c in schema.columns for w in name_words(c))]
+    )
+    return len(root) == 4 and any(word.startswith(root) for word in names)

@@ -80,8 +80,10 @@ def _model_column(reading: Reading, model: Mention, after: list[Mention]) -> boo
     if following is None or reading.text[model.end : following.start].strip():
         return False
     name = model.of("model")[0].model
-    if not any(m.model == name for m in following.of("column")) or following.of("model"):
-        return False
+    if not any(m.model == name and m.exact for m in following.of("column")) or following.of(
+        "model"
+    ):
+        return False  # "which venue holds …": a synonym is no column named after its model
     reading.shown.append(following)
     reading.owners[following.start] = name
     reading.possessors.append(model)

@@ -126,6 +126,10 @@ class Vocabulary:
         """Words of synonyms and descriptions."""
         self._names: set[str] = set()
         """Words of model, column and value names and of sampled text."""
+        self._parts: set[str] = set()
+        """Words seen only inside longer values or sampled text ("maya" of "Maya Patel")."""
+        self._whole: set[str] = set()
+        """Words that are a name or a value by themselves."""
         for schema in domain.models.values():
             self._add_model(schema)
             for column in schema.columns.values():
@@ -150,6 +154,10 @@ class Vocabulary:
         for token in tokens:
             word = fold(token.text)
             words.update({word, singular(word), plural(singular(word))})
+        if len(tokens) == 1 or meaning.kind != "value":
+            self._whole.update(fold(t.text) for t in tokens)
+        else:
+            self._parts.update(fold(t.text) for t in tokens)
         key = _key(tokens, meaning.kind)
         if key and len(key) <= MAX_PHRASE:
             self._phrases.setdefault(key, {})[meaning] = None
@@ -242,6 +250,7 @@ class Vocabulary:
     def _add_data_words(self, model: str, column: str, words: Iterable[str]) -> None:
         kept = [w for w in words if len(w) >= 2 and not w.isdigit()]
         self._names.update(fold(w) for w in kept)
+        self._parts.update(fold(w) for w in kept)
         place = (model, column)
         for word, root in zip(kept, stem_all(kept), strict=True):
             self._data.setdefault(root, {}).setdefault(place, set()).add(word)
@@ -291,6 +300,10 @@ class Vocabulary:
             and _prefixes(joined, full)
             and joined != "".join(full)
         ]
+
+    def part_only(self, word: str) -> bool:
+        """Tell whether ``word`` is known only as part of longer values or text ("maya")."""
+        return word in self._parts and word not in self._whole and word not in self._words
 
     def names_word(self, word: str) -> bool:
         """Tell whether a model, column or value name, or sampled text, holds ``word``."""
