@@ -269,6 +269,11 @@ def _reflect(conn: sa.Connection, name: str, schema: str) -> sa.Table:
             query = sa.select(column).where(column.is_not(None)).limit(1)
             value = conn.execute(query).scalar()
             column.type = _TYPE_OF_VALUE.get(type(value), sa.types.NullType)()
+        elif isinstance(column.type, sa.Boolean) and conn.dialect.name == "sqlite":
+            # SQLite keeps whatever was written: a "bool" column of 'T'/'F' holds text.
+            query = sa.select(sa.func.typeof(column)).where(column.is_not(None)).limit(1)
+            if conn.execute(query).scalar() == "text":
+                column.type = sa.String()
     return table
 
 

@@ -101,10 +101,15 @@ def find_figures(reading: Reading) -> None:
         ),
         key=lambda f: (f.start, -f.end),
     )
+    named = [(m.start, m.end) for m in reading.mentions if m.of("column") and not m.of("model")]
     kept: list[Figure] = []
     for figure in found:
-        if not kept or figure.start >= kept[-1].end:
-            kept.append(figure)
+        inside = any(
+            a <= figure.start and figure.end <= b and b - a > figure.end - figure.start
+            for a, b in named
+        )
+        if not inside and (not kept or figure.start >= kept[-1].end):
+            kept.append(figure)  # "number of products" naming ``Number_products`` is no count
     if kept:
         reading.figure, reading.more_figures = kept[0], kept[1:]
     for match in _GROUP.finditer(reading.rest):

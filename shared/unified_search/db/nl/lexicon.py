@@ -35,6 +35,7 @@ _FILLER_TEXT = """
     did does is was are were been than then whether if based located living lives live
     gear options choices selection offerings range catalog catalogue inventory collection
     brought bring brings often frequently work works working worked run runs ran people person
+    well
     persons anyone everyone but here company firm organisation organization business
     """
 #: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.
@@ -161,14 +162,14 @@ LIGHT_VERBS = _words(
     built design creat write wrote written publish releas direct attend particip enrol belong
     regist visit win won teach taught studi work manag host organ sing sang star featur appear
     compet run ran drive drove live stay serv offer record locat come came shown use scor oper
-    depart arriv leav fli fly go goe went
+    depart arriv leav fli fly go goe went receiv given
     """
 )
 #: Of ``LIGHT_VERBS``, those that fit any link ("pets owned by students"); the others say
 #: which link they mean, so "written by Maya" needs a link named for writing.
 GENERIC_VERBS = _words(
     "have own rais keep kept belong contain includ hold held take took happen occur exist locat "
-    "live stay come came shown use"
+    "live stay come came shown use receiv given"
 )
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {

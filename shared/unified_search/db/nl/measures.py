@@ -34,6 +34,7 @@ _DEGREES = ("size", "length", "money", "rating")
 _MEASURES = {k: v for k, v in MEASURE_WORDS.items() if k in _ORDER_MEASURES}
 #: Words between a superlative and the column it orders by ("the largest amount of horsepower").
 _BESIDE = re.compile(r"\s*(?:the\s+)?(?:(?:amount|number|level|value|quantity)\s+of\s+)?")
+_DEGREE = re.compile(r"(?:the\s+)?(?:biggest|largest|highest|greatest|smallest|lowest)\b")
 _FREQUENT = re.compile(r"(?:most\s+)?(?:common|frequent|popular|usual|typical)\b")
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
 _NUMERIC = ("int", "float")
@@ -105,14 +106,21 @@ def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     """Rank subject rows by a figure over related rows ("which customer spent the most")."""
     head = p.subject
     paths = p.domain.relations.paths(measure.model, head)
-    if not paths or not all(s.forward for s in paths[0]):
+    if paths and all(s.forward for s in paths[0]):
+        rows, path = measure.model, paths[0]
+    elif measure.kind == "model" and (linked := counting_path(p, measure.model)) is not None:
+        rows, path = linked  # "the store with the most employees": its assignments
+    else:
         return False
     plural = _head_plural(p, head)
     p.head = head
-    p.draft.regroup(measure.model, paths[0])
+    p.draft.regroup(rows, path)
     summed = measure.column is not None and p.column(measure).kind in _NUMERIC
-    # "most units" sums them; "most orders", "most borrowed" counts the related rows
-    figure = Aggregate(fn="sum", field=measure.column) if summed else count_rows()
+    # "most units" sums them; "most orders", "most borrowed" counts the related rows;
+    # "the biggest bonus" is the largest one
+    single = _DEGREE.match(p.reading.text, wish.start) is not None
+    fn = ("max" if wish.sort == "desc" else "min") if single else "sum"
+    figure = Aggregate(fn=fn, field=measure.column) if summed else count_rows()
     p.draft.aggregates = [figure]
     p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not plural:

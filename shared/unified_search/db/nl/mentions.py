@@ -20,6 +20,10 @@ from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
 from unified_search.db.nl.vocabulary import Meaning
 
+_HAVING = re.compile(
+    r"\b(?:with|having|has|have|had|(?:that|who|which)\s+(?:has|have|had))\s+(?:an?\s+|any\s+)?$"
+)
+_YES_NO = (("yes", "no"), ("y", "n"), ("t", "f"), ("true", "false"))
 _EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
 
 
@@ -56,6 +60,9 @@ def place(p: PlanState, mention: Mention) -> None:
         return
     if all(m.model != p.subject for m in columns):
         return  # a related model's column named bare ("bookings of …") shows nothing here
+    if _HAVING.search(p.reading.text[: mention.start]):
+        _filled(p, mention, columns)  # "stores with a manager": one is there
+        return
     p.used.add(mention.start)  # a column named only to show or compare it
 
 
@@ -166,7 +173,7 @@ def _related(p: PlanState, mention: Mention, model: str) -> None:
 
 def _flag(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
     """Read a yes/no column named as a quality: "vegetarian dishes", "non-VIP guests"."""
-    flags = [m for m in columns if p.column(m).kind == "bool" and p.value_column(m)]
+    flags = [m for m in columns if _yes(p, m) is not None and p.value_column(m)]
     if not flags:
         return False
     chosen = min(flags, key=lambda m: m.model != p.subject)
@@ -175,10 +182,33 @@ def _flag(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
         return False
     negated = p.negated(mention)
     across = negated and placed[1] is not None  # "guests who never ordered a vegetarian dish"
-    value = not (negated and not across)
+    yes, no = _yes(p, chosen) or (True, False)
+    value = no if negated and not across else yes
     p.where(placed, Where(field=placed[0], op=Op.EQ, value=value), across)
     p.understood(mention.start, mention.end, p.weight(chosen.model))
     return True
+
+
+def _filled(p: PlanState, mention: Mention, columns: list[Meaning]) -> None:
+    """Read a column named as something rows have: it is filled in, or it is not understood."""
+    own = [m for m in columns if m.model == p.subject and p.column(m).nullable]
+    if not own:
+        return  # "channels that have pay per view" with nothing to test: not understood
+    p.where((own[0].column or "", None), Where(field=own[0].column, op=Op.IS_NOT_NULL))
+    p.understood(mention.start, mention.end, p.weight(own[0].model))
+
+
+def _yes(p: PlanState, meaning: Meaning) -> tuple[Any, Any] | None:
+    """The values of a yes/no column: a boolean, or text that says yes or no ("T", "yes")."""
+    if p.column(meaning).kind == "bool":
+        return True, False
+    sample = p.domain.samples.get(meaning.model)
+    values = sample.categories.get(meaning.column or "", ()) if sample else ()
+    pairs = {v.strip().lower(): v for v in values}
+    for yes, no in _YES_NO:
+        if set(pairs) <= {yes, no} and yes in pairs:
+            return pairs[yes], pairs.get(no, no)
+    return None
 
 
 def _empty(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:

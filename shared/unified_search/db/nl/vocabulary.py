@@ -213,6 +213,10 @@ class Vocabulary:
         words = spelled_out(written, name_words(schema.name.rpartition(".")[2]))
         if words != written:  # "LName" is also "last name", ``StuID`` "student id"
             self._add(" ".join(words), meaning)
+        if len(words) > 2 and words[0] in ("is", "has", "number"):
+            # "full time" names ``Is_full_time``; "number of products" ``Number_products``
+            rest = " ".join(words[1:])
+            self._add(f"number of {rest}" if words[0] == "number" else rest, meaning)
         specific = [w for w in words if w not in GENERIC]
         # A key's words that name the model it points to name that model, not the key:
         # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
