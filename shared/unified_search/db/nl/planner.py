@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
@@ -91,7 +93,11 @@ class Planner:
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         for model in dict.fromkeys(p.draft.ambiguous):  # "airports with flights": from or to?
             p.unknown.append(f"which link to {model}")
-        dsl, relaxed = p.draft.dsl()
+        try:
+            dsl, relaxed = p.draft.dsl()
+        except ValidationError as exc:  # more joins or figures than one query may hold
+            p.unknown.append(f"a query this large ({exc.errors()[0]['msg']})")
+            dsl, relaxed = QueryDSL(model=p.subject), None
         unknown = tuple(dict.fromkeys(p.unknown))
         return Plan(dsl, tuple(p.keywords), relaxed, unknown, p.score, p.lead)
 
