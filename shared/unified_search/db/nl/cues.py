@@ -27,6 +27,11 @@ _FIGURES: tuple[tuple[str, str], ...] = (
     ("max", r"\bmaximum\b|\bmax\b|最大值|最高值"),
     ("min", r"\bminimum\b|\bmin\b|最小值|最低值"),
 )
+_HIGH = frozenset({"highest", "largest", "biggest", "greatest", "maximum", "max"})
+_LOW = "lowest|smallest|least|minimum|min"
+_EXTREMES = re.compile(
+    rf"\b(?P<first>{'|'.join(_HIGH)}|{_LOW})\s+and\s+(?:the\s+)?(?P<second>{'|'.join(_HIGH)}|{_LOW})\b"
+)
 _GROUP = re.compile(
     r"\b(?:per|for each|for every|in each|by each|each|grouped by|group by|broken down by|"
     r"breakdown by|split by|by)\b|每个|每|按"
@@ -88,26 +93,33 @@ def find_negations(reading: Reading) -> None:
     reading.negations = [(m.start(), m.end()) for m in NEGATION.finditer(reading.text)]
 
 
+def find_extremes(reading: Reading) -> None:
+    """Read "the highest and lowest price" as the two figures, before orderings take the words."""
+    for match in list(_EXTREMES.finditer(reading.rest)):
+        if (match["first"] in _HIGH) == (match["second"] in _HIGH):
+            continue  # "largest and biggest" is no pair of extremes
+        for group in ("first", "second"):
+            fn = "max" if match[group] in _HIGH else "min"
+            reading.extremes.append(Figure(fn, *match.span(group)))
+        reading.take(match.start(), match.end())
+
+
 def find_figures(reading: Reading) -> None:
     """Record the aggregate cues ("how many", "average", "maximum") and the grouping cues.
 
     The first cue is ``Reading.figure``, the others ``Reading.more_figures``.
     """
-    found = sorted(
-        (
-            Figure(fn, m.start(), m.end())
-            for fn, pattern in _FIGURES
-            for m in re.finditer(pattern, reading.rest)
-        ),
-        key=lambda f: (f.start, -f.end),
+    cues = (
+        Figure(fn, m.start(), m.end()) for fn, p in _FIGURES for m in re.finditer(p, reading.rest)
     )
+    found = sorted([*reading.extremes, *cues], key=lambda f: (f.start, -f.end))
     named = [(m.start, m.end) for m in reading.mentions if m.of("column") and not m.of("model")]
     kept: list[Figure] = []
     for figure in found:
         inside = any(
             a <= figure.start and figure.end <= b and b - a > figure.end - figure.start
             for a, b in named
-        )
+        ) or _ordered_column(reading, figure, named)
         if not inside and (not kept or figure.start >= kept[-1].end):
             kept.append(figure)  # "number of products" naming ``Number_products`` is no count
     if kept:
@@ -119,6 +131,15 @@ def find_figures(reading: Reading) -> None:
         reading.groups.append(match.end())
         if match.group() == "by":  # "placed by", "written by": grouping only with a figure
             reading.loose_groups.add(match.end())
+
+
+def _ordered_column(reading: Reading, figure: Figure, named: list[tuple[int, int]]) -> bool:
+    """Tell whether a cue word names the column an ordering sorts ("the lowest average")."""
+    exact = (figure.start, figure.end) in named
+    return exact and any(
+        w.term is not None and w.term[0] <= figure.start and figure.end <= w.term[1]
+        for w in reading.orders
+    )
 
 
 def _agent(word: str) -> bool:

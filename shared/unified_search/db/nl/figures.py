@@ -216,7 +216,7 @@ def group(p: PlanState) -> None:
             for mention in chain
             if not mention.of("model")  # "type of pet": the pets are no column
             for m in mention.of("column")
-            if p.draft.reachable(m.model) and p.value_column(m)
+            if p.draft.reachable(m.model) and (p.value_column(m) or _named_key(p, mention, m))
         ]
         models = [m.model for mention in chain for m in mention.of("model") if m.model != p.subject]
         if columns:
@@ -236,6 +236,11 @@ def group(p: PlanState) -> None:
             grouped = columns[-1].model if columns else models[0]
             p.understood(chain[0].start, chain[0].end, p.weight(grouped))
             return
+
+
+def _named_key(p: PlanState, mention: Mention, meaning: Meaning) -> bool:
+    """Tell whether a phrase names a foreign key by its own words ("per source airport")."""
+    return p.column(meaning).foreign_key is not None and meaning.exact
 
 
 def _chain_after(p: PlanState, position: int) -> list[Mention]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from unified_search.db.nl.cues import (
     find_contains,
+    find_extremes,
     find_figures,
     find_negations,
     find_person,
@@ -124,6 +125,7 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     apply_comparisons(reading)
     apply_stock(reading)
     apply_leading_count(reading)
+    find_extremes(reading)
     apply_orders(reading, today)
     _mentions(reading)
     find_generic_columns(reading, domain)

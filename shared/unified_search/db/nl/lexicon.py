@@ -192,6 +192,8 @@ COLUMN_ABBREVIATIONS: dict[str, str] = {
 CUE_WORDS = _words("""
     above ago apart april ascending august average avg below beneath besides best between
     bigger biggest cheaper cheapest costliest count day days december descending during each
+    fewest greatest heavier heaviest lighter lightest taller tallest shortest longest alphabetical
+    alphabetically ascending
     earliest equal equals every exactly exceeding exceeds except excluding expensive february
     fewer first free future greater grouped higher highest january july june larger largest
     last latest least less longer lower lowest many march max maximum may mean min minimum

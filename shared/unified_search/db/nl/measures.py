@@ -28,7 +28,7 @@ from unified_search.db.nl.text import is_plural, name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 from unified_search.db.relations import Step
 
-_ORDER_MEASURES = ("money", "rating", "size", "length", "popularity")
+_ORDER_MEASURES = ("money", "rating", "size", "length", "popularity", "weight", "height")
 #: Measures whose words may qualify any numeric column ("largest capacity", "longest runtime").
 _DEGREES = ("size", "length", "money", "rating")
 _MEASURES = {k: v for k, v in MEASURE_WORDS.items() if k in _ORDER_MEASURES}
@@ -192,9 +192,15 @@ def _rank_values(p: PlanState, wish: OrderWish, mention: Mention, column: Meanin
 
 
 def _head_plural(p: PlanState, head: str) -> bool:
-    """Tell whether the question names the grouped model in the plural ("which customers …")."""
+    """Tell whether the question names the grouped model in the plural ("which customers …").
+
+    A singular verb after it asks for one all the same ("which of the countries has …").
+    """
     for mention in p.mentions:
         if any(m.model == head for m in mention.of("model")):
+            verb = re.match(r"\s+(\w+)", p.reading.text[mention.end :])
+            if verb is not None and verb.group(1) in ("has", "is", "was", "does"):
+                return False
             return is_plural(mention.text)
     return True
 
@@ -221,9 +227,13 @@ def _count_test(p: PlanState, test: NumberTest) -> bool:
 
 def _count_values(p: PlanState, test: NumberTest, mention: Mention) -> bool:
     """Read "countries that have more than one airport": subject rows counted per value."""
+    first = min(p.mentions, key=lambda m: m.start)
+    named = p.reading.shown or (
+        [first] if first.start < test.start and not first.of("model") else []
+    )
     shown = [
         c
-        for s in p.reading.shown
+        for s in named
         for c in s.of("column")
         if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
     ]
@@ -261,7 +271,9 @@ def counting_path(p: PlanState, counted: str) -> tuple[str, tuple[Step, ...]] | 
 
 def order(p: PlanState, wish: OrderWish) -> None:
     """Order by the column the wish names or implies; a count next to it is the limit."""
-    column = _order_column(p, wish) or _named_before(p, wish)
+    column = _order_column(p, wish)
+    if column is None and not _term_names_column(p, wish):
+        column = _named_before(p, wish)
     if column is None:
         if not wish.top:  # only "top N …" may name no column: the count alone is meant
             p.unknown.append(p.reading.text[wish.start : wish.end])
@@ -285,6 +297,14 @@ def order(p: PlanState, wish: OrderWish) -> None:
     p.understood(wish.start, wish.end, p.weight(column.model))
 
 
+def _term_names_column(p: PlanState, wish: OrderWish) -> bool:
+    """Tell whether the words after a superlative name a column ("the most horsepower")."""
+    if wish.term is None:
+        return False
+    start, end = wish.term
+    return any(start <= m.start and m.end <= end and m.of("column") for m in p.mentions)
+
+
 def _named_before(p: PlanState, wish: OrderWish) -> Meaning | None:
     """The numeric column named right before a superlative ("holds the most people")."""
     if wish.top or wish.measure is not None:
@@ -305,6 +325,7 @@ def _order_column(p: PlanState, wish: OrderWish) -> Meaning | None:
                 and p.column(m).kind in _SORTABLE
                 and p.value_column(m)
             ]
+            columns.sort(key=lambda m: (m.model != p.subject, not m.exact))
             numeric = [m for m in columns if p.column(m).kind in _NUMERIC or _numbers(p, m)]
             dated = [m for m in columns if p.column(m).kind in ("date", "datetime")]
             models = [Meaning("model", m.model) for m in mention.of("model")]

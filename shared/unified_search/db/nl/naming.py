@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 
 from unified_search.db.nl.reading import Mention, Reading
-from unified_search.db.nl.text import name_words, singular
+from unified_search.db.nl.text import Token, name_words, singular
 from unified_search.db.nl.vocabulary import GENERIC, Domain, Meaning, spelled_out
 
 #: What may stand between the word and the model: "type of pet", "id of the students".
 _OF = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+|all\s+(?:the\s+)?)?$")
+_LIST_OF = re.compile(
+    r"(?:\s*(?:,|\band\b)\s*(?:the\s+)?[a-z_]+(?:\s+[a-z_]+)?)+\s+of\s+"
+    r"(?:(?:the|all|each|every|a|an)\s+)?"
+)
 _GENERIC_NAMES = GENERIC | {"name", "names", "ids", "types", "codes", "numbers", "dates"}
 
 
@@ -26,14 +30,16 @@ def find_generic_columns(reading: Reading, domain: Domain) -> None:
     for token in reading.open_tokens():
         if token.text not in _GENERIC_NAMES or any(a <= token.start < b for a, b in taken):
             continue
-        word = singular(token.text)
+        word = "id" if token.text == "ids" else singular(token.text)
         for model in models:
             gap = (
                 reading.text[token.end : model.start]
                 if model.start > token.start
                 else reading.text[model.end : token.start]
             )
-            before = model.start > token.start and _OF.fullmatch(" " + gap.strip() + " ")
+            before = model.start > token.start and (
+                _OF.fullmatch(" " + gap.strip() + " ") or _listed_before(reading, token, model)
+            )
             after = model.end <= token.start and not gap.strip()
             if not (before or after):
                 continue
@@ -57,3 +63,15 @@ def _column(domain: Domain, model: str, word: str) -> Meaning | None:
         c for c in schema.columns if word in {singular(w) for w in spelled_out(name_words(c), own)}
     ]
     return Meaning("column", model, found[0], exact=False) if len(found) == 1 else None
+
+
+def _listed_before(reading: Reading, token: Token, model: Mention) -> bool:
+    """Tell whether the word opens a list of columns of the model: "the id and weight of pets"."""
+    gap = reading.text[token.end : model.start]
+    match = _LIST_OF.fullmatch(gap)
+    if match is None:
+        return False
+    named = [(m.start, m.end) for m in reading.mentions]
+    words = [t for t in reading.tokens if token.end <= t.start and t.end <= model.start]
+    listed = [t for t in words if t.text not in ("and", "the", "of", "all", "each", "every")]
+    return all(t.text in _GENERIC_NAMES or any(a <= t.start < b for a, b in named) for t in listed)

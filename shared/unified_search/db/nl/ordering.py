@@ -50,6 +50,9 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
     (r"\bsmallest\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
     (r"\blongest\b", "length", "desc"),
     (r"\bshortest\b", "length", "asc"),
+    (r"\bheaviest\b", "weight", "desc"),
+    (r"\blightest\b", "weight", "asc"),
+    (r"\btallest\b", "height", "desc"),
 )
 #: Words that lean towards an order without asking for one row ("cheap books").
 _LEANING: tuple[tuple[str, str, str], ...] = (

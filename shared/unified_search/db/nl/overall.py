@@ -38,6 +38,11 @@ _OVERALL = re.compile(
     rf"(?P<fn>{'|'.join(sorted(_FNS, key=len, reverse=True))})\b"
     r"(?:\s+(?:of\s+(?:the\s+|all\s+)?)?(?P<term>[a-z_]+(?:\s+[a-z_]+)?))?"
 )
+_AROUND = re.compile(
+    r"(?<![a-z])(?P<cmp>more|greater|higher|larger|bigger|less|fewer|lower|smaller|longer|shorter)"
+    r"\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?)\s+than\s+(?:that\s+of\s+)?(?:the\s+)?(?:overall\s+)?"
+    rf"(?P<fn>{'|'.join(sorted(_FNS, key=len, reverse=True))})\b"
+)
 _NUMERIC = ("int", "float")
 
 
@@ -51,6 +56,13 @@ def find_overall(reading: Reading) -> None:
             OverallTest(op, _FNS[match["fn"]], match.start(), end, term, measure)
         )
         reading.take(match.start(), match.end("fn"))
+    for match in list(_AROUND.finditer(reading.rest)):  # "more pages than the average"
+        op, measure = _OPS[f"{match['cmp']} than"]
+        term = match.span("term")
+        fn = _FNS[match["fn"]]
+        reading.overalls.append(OverallTest(op, fn, match.start(), match.end(), term, measure))
+        reading.take(match.start(), term[0])
+        reading.take(term[1], match.end())
 
 
 def place_overall(p: PlanState, test: OverallTest) -> None:
@@ -63,6 +75,9 @@ def place_overall(p: PlanState, test: OverallTest) -> None:
     figure = Overall.model_validate({"fn": test.fn, "field": column.column})
     p.where(placed, Where(field=placed[0], op=test.op, than=figure))
     p.understood(test.start, test.end, p.weight(column.model))
+    for mention in p.mentions:  # "a price above the average price": both name the column
+        if 0 <= test.start - mention.end <= 12 and column in mention.meanings:
+            p.used.add(mention.start)
 
 
 def _column(p: PlanState, test: OverallTest) -> Meaning | None:

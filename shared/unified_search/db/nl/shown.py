@@ -21,7 +21,7 @@ from unified_search.db.nl.text import is_plural, name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 
 _LEAD = re.compile(
-    r"(?:(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
+    r"(?:(?=the\s)|(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
     r"|(?:please\s+)?(?:show|list|find|give|return|display|get|tell|report|provide|output"
     r"|retrieve|print|name)(?:\s+(?:me|us))?\s+)"
 )
@@ -58,7 +58,8 @@ def _shown_after(reading: Reading, mentions: list[Mention], position: int) -> No
             continue
         gap = reading.text[position : mention.start]
         if reading.shown and mention.of("model") and _OF.fullmatch(gap):
-            reading.asked = mention.of("model")[0].model  # "the names of the students"
+            if reading.shown[-1].start not in reading.owners:  # "singer names in concerts"
+                reading.asked = mention.of("model")[0].model  # "the names of the students"
             break
         if not _SEPARATOR.fullmatch(gap) or not mention.of("column"):
             break
@@ -179,7 +180,8 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     owner = p.reading.owners.get(mention.start)
     if owner is not None:  # "… and the name of its artist": the artist's name
         owned = [m for m in mention.of("column") if m.model == owner]
-        return owned[0] if owned and p.draft.one_to_one(owner) else None
+        reached = owner == p.subject or p.draft.one_to_one(owner)
+        return owned[0] if owned and reached else None
     grouped = p.head if p.draft.aggregates and p.head is not None else None
     columns = [m for m in mention.of("column") if m.model == (grouped or p.subject)]
     columns = columns or [

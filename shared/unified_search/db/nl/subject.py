@@ -30,7 +30,7 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
         if m.of("model")
         and not m.negated
         and m not in reading.shown
-        and m not in reading.possessors
+        and (m not in reading.possessors or reading.asked is None)
     ]
     named = [m for m in named if m in allowed]
     if people and reading.tokens and reading.tokens[0].text in ("who", "whom"):
