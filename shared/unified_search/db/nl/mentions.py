@@ -23,6 +23,8 @@ from unified_search.db.nl.vocabulary import Meaning
 _HAVING = re.compile(
     r"\b(?:with|having|has|have|had|(?:that|who|which)\s+(?:has|have|had))\s+(?:an?\s+|any\s+)?$"
 )
+_TESTED = re.compile(r"\b(?:whose|where|with\s+the|when|if)\s+(?:the\s+|its\s+|their\s+)?$")
+_COPULA = re.compile(r"\s*(?:(?:is|are|was|were|=|equals?|named|called|of)\s+)?(?:the\s+)?")
 _YES_NO = (("yes", "no"), ("y", "n"), ("t", "f"), ("true", "false"))
 _EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
 
@@ -63,6 +65,8 @@ def place(p: PlanState, mention: Mention) -> None:
     if _HAVING.search(p.reading.text[: mention.start]):
         _filled(p, mention, columns)  # "stores with a manager": one is there
         return
+    if _TESTED.search(p.reading.text[: mention.start]):
+        return  # "teachers whose hometown …": a test nothing read is not understood
     p.used.add(mention.start)  # a column named only to show or compare it
 
 
@@ -134,7 +138,9 @@ def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
         p.reading.take(mention.end, other.start)  # the "or" between them
         p.understood(other.start, other.end)
     for named in p.mentions:  # "in room C": the word naming the value's column is read too
-        close = 0 <= mention.start - named.end <= 3
+        close = named.end <= mention.start and _COPULA.fullmatch(
+            p.reading.text[named.end : mention.start]
+        )
         if close and any(
             (c.model, c.column) == (meaning.model, meaning.column) for c in named.of("column")
         ):

@@ -58,7 +58,8 @@ def _shown_after(reading: Reading, mentions: list[Mention], position: int) -> No
             continue
         gap = reading.text[position : mention.start]
         if reading.shown and mention.of("model") and _OF.fullmatch(gap):
-            if reading.shown[-1].start not in reading.owners:  # "singer names in concerts"
+            weak = not re.match(r"\s*(?:of|for)\b", gap)  # "singer names in concerts"
+            if not (weak and reading.shown[-1].start in reading.owners):
                 reading.asked = mention.of("model")[0].model  # "the names of the students"
             break
         if not _SEPARATOR.fullmatch(gap) or not mention.of("column"):
