@@ -362,3 +362,26 @@ def everyday_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             conn.executescript(script)
         conn.close()
     return files
+
+
+@pytest.fixture(scope="module")
+def pg_everyday_urls(
+    everyday_files: dict[str, Path], postgres_url: str
+) -> Iterator[dict[str, str]]:
+    """The three schemas above, each copied into a fresh PostgreSQL schema, dropped afterwards."""
+    copies = [_copy_to_postgres(path, postgres_url) for path in everyday_files.values()]
+    urls = {name: next(copy) for name, copy in zip(everyday_files, copies, strict=True)}
+    yield urls
+    for copy in copies:
+        next(copy, None)
+
+
+@pytest.fixture(params=ENGINES)
+def everyday_urls(
+    request: pytest.FixtureRequest, everyday_files: dict[str, Path]
+) -> dict[str, str]:
+    """The three schemas' URLs on each database under test."""
+    if request.param == "sqlite":
+        return {name: f"sqlite:///{path}" for name, path in everyday_files.items()}
+    urls: dict[str, str] = request.getfixturevalue("pg_everyday_urls")
+    return urls
