@@ -23,7 +23,7 @@ from unified_search.db.nl.vocabulary import Meaning
 _LEAD = re.compile(
     r"(?:(?=the\s)|(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
     r"|(?:please\s+)?(?:show|list|find|give|return|display|get|tell|report|provide|output"
-    r"|retrieve|print|name)(?:\s+(?:me|us))?\s+)"
+    r"|retrieve|print|name)(?:\s+(?:me|us))?\s+|(?=[a-z]))"
 )
 _SENTENCE = re.compile(r"[.?!;]\s+(?=[a-z])")
 _SEPARATOR = re.compile(
@@ -46,8 +46,12 @@ def find_shown(reading: Reading) -> None:
     mentions = sorted(reading.mentions, key=lambda m: m.start)
     for sentence in (0, *(m.end() for m in _SENTENCE.finditer(reading.text))):
         lead = _LEAD.match(reading.text, sentence)
-        if lead is not None:
-            _shown_after(reading, mentions, lead.end())
+        if lead is None:
+            continue
+        before = len(reading.shown), reading.asked
+        _shown_after(reading, mentions, lead.end())
+        if lead.end() == lead.start() and reading.asked is before[1]:
+            del reading.shown[before[0] :]  # no lead word: only "the names … of the X" asks
     _owned(reading, mentions)
 
 
