@@ -418,6 +418,7 @@ REFUSALS = [
     ("shop", "books not written by Mara Quell", "written"),
     ("shop", "books not written by Maya", "written"),
     ("shop", "books written by Mara", "mara"),
+    ("shop", "books written by Maya Patel", "written"),
     ("school", "students with more pets than Linda", None),
     ("library", "books about dragons", "dragons"),
 ]

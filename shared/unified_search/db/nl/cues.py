@@ -11,7 +11,6 @@ import re
 
 from unified_search.db.nl.lexicon import LIGHT_VERBS, NEGATION, PERSON_WORDS
 from unified_search.db.nl.reading import Figure, Reading, TextTest
-from unified_search.db.nl.text import stem
 
 _FIGURES: tuple[tuple[str, str], ...] = (
     (
@@ -144,7 +143,7 @@ def _ordered_column(reading: Reading, figure: Figure, named: list[tuple[int, int
 
 def _agent(word: str) -> bool:
     """Tell whether ``word`` is a verb whose "by" names who did it ("owned", "written")."""
-    return word.endswith(("ed", "en")) or stem(word) in LIGHT_VERBS
+    return word.endswith(("ed", "en")) or word in LIGHT_VERBS
 
 
 def find_person(reading: Reading) -> None:

@@ -70,8 +70,11 @@ def _repeated(p: PlanState, run: list[Figure]) -> bool:
 
 
 def _summed(p: PlanState, figure: Figure) -> bool:
-    """Tell whether "total number of" is followed by a numeric column rather than a model."""
-    if not p.reading.text[figure.start : figure.end].startswith("total"):
+    """Tell whether "total number of", "how many" count a numeric column: its sum, not rows.
+
+    ("the total number of pages", "how many goals did the forwards score")
+    """
+    if not p.reading.text[figure.start : figure.end].startswith(("total", "how many")):
         return False
     after = min(
         (m for m in p.mentions if m.start >= figure.end), key=lambda m: m.start, default=None

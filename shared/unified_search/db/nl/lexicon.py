@@ -35,7 +35,7 @@ _FILLER_TEXT = """
     did does is was are were been than then whether if based located living lives live
     gear options choices selection offerings range catalog catalogue inventory collection
     brought bring brings often frequently work works working worked run runs ran people person
-    well
+    well given
     persons anyone everyone but here company firm organisation organization business
     """
 #: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.
@@ -158,18 +158,26 @@ RELATION_VERBS = _table(
 #: read once the plan follows a link or tests a condition, they add nothing to it.
 LIGHT_VERBS = _words(
     """
-    happen occur take took held hold play perform own have rais keep kept produc make made build
-    built design creat write wrote written publish releas direct attend particip enrol belong
-    regist visit win won teach taught studi work manag host organ sing sang star featur appear
-    compet run ran drive drove live stay serv offer record locat come came shown use scor oper
-    depart arriv leav fli fly go goe went receiv given
+    happen happened occur occurred take takes took taken hold holds held play played perform
+    performed own owned have has had raise raised keep kept produce produced make made build
+    built design designed create created write wrote written publish published release released
+    direct directed attend attended participate participated enrol enroll enrolled belong
+    belongs register registered visit visited win won teach taught study studied work worked
+    manage managed host hosted organize organized sing sang star starred feature featured appear
+    appeared compete competed run ran drive drove live lived stay stayed serve served offer
+    offered record recorded locate located come came show shown use used score scored operate
+    operated depart departed arrive arrived leave left fly flies flew go goes went receive
+    received give given got
     """
 )
 #: Of ``LIGHT_VERBS``, those that fit any link ("pets owned by students"); the others say
 #: which link they mean, so "written by Maya" needs a link named for writing.
 GENERIC_VERBS = _words(
-    "have own rais keep kept belong contain includ hold held take took happen occur exist locat "
-    "live stay come came shown use receiv given"
+    """
+    have has had own owned raise raised keep kept belong belongs contain contains include
+    includes hold holds held take took happen happened occur occurred exist exists locate located
+    live lived stay stayed come came show shown use used receive received give given got
+    """
 )
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {

@@ -231,16 +231,17 @@ def _count_values(p: PlanState, test: NumberTest, mention: Mention) -> bool:
     named = p.reading.shown or (
         [first] if first.start < test.start and not first.of("model") else []
     )
-    shown = [
-        c
+    shown = {
+        c.column: c
         for s in named
         for c in s.of("column")
         if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
-    ]
+    }
     if len(shown) != 1:
         return False
+    column = next(iter(shown.values()))
     p.draft.aggregates = [count_rows()]
-    p.draft.group_by = [shown[0].column or ""]
+    p.draft.group_by = [column.column or ""]
     p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
     p.reading.take(test.start, mention.end)
     p.used.update({test.start, mention.start})

@@ -24,7 +24,9 @@ _HAVING = re.compile(
     r"\b(?:with|having|has|have|had|(?:that|who|which)\s+(?:has|have|had))\s+(?:an?\s+|any\s+)?$"
 )
 _TESTED = re.compile(r"\b(?:whose|where|with\s+the|when|if)\s+(?:the\s+|its\s+|their\s+)?$")
-_COPULA = re.compile(r"\s*(?:(?:is|are|was|were|=|equals?|named|called|of)\s+)?(?:the\s+)?")
+_COPULA = re.compile(
+    r"\s*(?:(?:is|are|was|were|=|equals?|named|called|of)\s+)?(?:not\s+)?(?:the\s+)?"
+)
 _YES_NO = (("yes", "no"), ("y", "n"), ("t", "f"), ("true", "false"))
 _EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")
 
@@ -57,7 +59,7 @@ def place(p: PlanState, mention: Mention) -> None:
     cue = p.reading.figure
     if cue is not None and cue.start <= mention.start < cue.end:
         return  # "total" read as a total that found nothing to sum: not understood
-    if _link_named(p, columns):
+    if link_named(p, columns):
         p.used.add(mention.start)  # "the head of the department": the link the plan follows
         return
     if all(m.model != p.subject for m in columns):
@@ -262,7 +264,7 @@ def _joined_by_or(text: str, first: Mention, other: Mention) -> bool:
     )
 
 
-def _link_named(p: PlanState, columns: list[Meaning]) -> bool:
+def link_named(p: PlanState, columns: list[Meaning]) -> bool:
     """Tell whether a phrase names the foreign key of a link the plan already follows."""
     linked = {p.subject, *(j.model for j in p.draft.joins.values())}
     for meaning in columns:

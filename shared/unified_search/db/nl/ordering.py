@@ -86,13 +86,13 @@ _SORT_BY = re.compile(
 _IN_ORDER = re.compile(
     r"\b(?:(?:sorted|ordered|listed|arranged)\s+)?in\s+(?:an?\s+)?"
     r"(?P<dir>asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse alphabetical|alphabetical)"
-    r"\s+order(?:\s+(?:of|by)\s+(?:the\s+)?(?P<term>[a-z][a-z_]*(?:\s+[a-z][a-z_]*)?))?"
+    r"\s+order(?:\s+(?:of|by)\s+(?:the\s+)?(?P<term>(?:number\s+of\s+)?[a-z][a-z_]*(?:\s+[a-z][a-z_]*)?))?"
     r"|\balphabetically\b"
 )
 _ZH_SORT = re.compile(r"按(?P<term>[\u4e00-\u9fff]+?)(?P<dir>从高到低|降序|从低到高|升序)?排序")
 _SUPERLATIVE = re.compile(
     r"\b(?P<dir>highest|largest|biggest|most|greatest|best|top|lowest|smallest|least|fewest|worst)"
-    r"\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?)"
+    r"\s+(?P<term>(?:(?:number|amount)\s+of\s+)?[a-z_]+(?:\s+[a-z_]+)?)"
 )
 _TRAILING = re.compile(
     r"\b(?P<term>[a-z]+)\s+(?:the\s+)?(?P<dir>most|least|highest|lowest|best|worst)\s*(?:[?.!]|$)"

@@ -18,13 +18,16 @@ from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import FILLER, GENERIC_VERBS, LIGHT_VERBS, RELATION_VERBS
+from unified_search.db.nl.mentions import link_named
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import NO_LEAD, PlanState
-from unified_search.db.nl.text import Token, escape_like, name_words
+from unified_search.db.nl.text import Token, escape_like, name_words, stem
 from unified_search.db.nl.vocabulary import Domain, Keyword
 
 #: Filler words that join conditions: left over, they join what the plan could not join.
 _JOINING = frozenset({"or"})
+_LIGHT = frozenset(stem(w) for w in LIGHT_VERBS)
+_GENERIC = frozenset(stem(w) for w in GENERIC_VERBS)
 #: Most keywords turned into text tests.
 MAX_KEYWORDS = 8
 
@@ -152,10 +155,14 @@ def _account(p: PlanState) -> None:
             continue
         if p.draft.joins and token.stem in RELATION_VERBS:
             continue  # "who bought …": the join already says it
-        if token.stem in LIGHT_VERBS and _conditions(p) and _fits_link(p, token):
+        if token.stem in _LIGHT and _conditions(p) and _fits_link(p, token):
             continue  # "pets owned by students older than 20": the link and test say it
         if token.text in ("id", "ids") and p.draft.schema.primary_key:
             continue  # "their ids": the rows carry their key
+        if any(
+            m.start <= token.start < m.end and link_named(p, m.of("column")) for m in p.mentions
+        ):
+            continue  # "the head of the department": the link the plan follows
         p.unknown.append(token.text)
 
 
@@ -199,8 +206,13 @@ def _fits_link(p: PlanState, token: Token) -> bool:
     where the schema names that doing (a ``Written_by`` column, a ``writer`` model): otherwise
     it would be read as a link it does not mean ("books written by Maya" are not her orders).
     """
-    if token.stem in GENERIC_VERBS or not re.match(r"\s+by\b", p.reading.text[token.end :]):
+    by = re.match(r"\s+by\b", p.reading.text[token.end :])
+    if token.stem in _GENERIC or by is None:
         return True
+    start = token.end + by.end()
+    agents = [m for m in p.mentions if start <= m.start <= start + 30 and m.of("model")]
+    if any(m.model == p.subject for a in agents[:1] for m in a.of("model")):
+        return True  # "goals scored by English players": the subject's own rows did it
     root = token.stem[:4]
     names = (
         word

@@ -184,9 +184,14 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     """The meaning of an asked-for phrase: a column of the subject, else of a model it leads to."""
     owner = p.reading.owners.get(mention.start)
     if owner is not None:  # "… and the name of its artist": the artist's name
-        owned = [m for m in mention.of("column") if m.model == owner]
-        reached = owner == p.subject or p.draft.one_to_one(owner)
+        owned = [m for m in mention.of("column") if m.model == owner] or _title(p, mention, owner)
+        reached = owner == p.subject or p.draft.one_to_one(owner) or _grouped(p, owner)
         return owned[0] if owned and reached else None
+    if p.draft.aggregates:  # "the name of each team and the number of players": a group's
+        groups = [m for m in mention.of("column") if _grouped(p, m.model)]
+        groups += _title(p, mention, p.head) if p.head else []
+        if groups:
+            return groups[0]
     grouped = p.head if p.draft.aggregates and p.head is not None else None
     columns = [m for m in mention.of("column") if m.model == (grouped or p.subject)]
     columns = columns or [
@@ -196,6 +201,18 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     if not columns and stems(mention.text) in (("name",),) and p.draft.schema.title:
         return Meaning("column", p.subject, p.draft.schema.title)  # "the names of the airlines"
     return columns[0] if columns else None
+
+
+def _title(p: PlanState, mention: Mention, model: str) -> list[Meaning]:
+    """The column naming ``model``'s rows, for "name(s)" (``Airline`` of ``airlines``)."""
+    title = p.domain.models[model].title
+    named = stems(mention.text) in (("name",),)
+    return [Meaning("column", model, title)] if named and title else []
+
+
+def _grouped(p: PlanState, model: str) -> bool:
+    """Tell whether the answer is grouped by the rows of ``model``."""
+    return bool(p.draft.aggregates) and _groups_rows_of(p, model)
 
 
 def _hops(p: PlanState, model: str) -> int:
