@@ -21,6 +21,7 @@ from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?")
 _OR = re.compile(r"\s*,?\s*(?:or|and|,)\s*(?:in\s+)?")
 _YEAR_KINDS = ("int", "str", "float")
 #: Measures a comparison keeps to: "older than 1" is never about a weight named nearby.
@@ -111,12 +112,17 @@ def _date_group(p: PlanState, group: list[DateTest]) -> None:
     start, end = group[0].start, group[-1].end
     column = p.near_column(start, end, ("date", "datetime")) or _year_near(p, start, end)
     column = column or _dated(p, start)
+    iso = column is None or not _whole_years_of(group)
+    texts = _iso_texts(p, start) if iso else None  # "on 2008-04-26" over dates held as text
+    column = texts or column
     placed = p.draft.field(column.model, column.column or "") if column else None
-    years = column is not None and p.column(column).kind not in ("date", "datetime")
+    years = (
+        texts is None and column is not None and p.column(column).kind not in ("date", "datetime")
+    )
     if column is None or placed is None or (years and not all(map(_whole_years, group))):
         p.unknown.append(p.reading.text[start:end])
         return
-    kind = p.column(column).kind
+    kind = "datetime" if texts else p.column(column).kind  # text may carry a time of day
     tests = [
         _year_wheres(placed[0], kind, d) if years else _date_wheres(placed[0], kind, d.low, d.high)
         for d in group
@@ -128,6 +134,21 @@ def _date_group(p: PlanState, group: list[DateTest]) -> None:
         for where in tests[0]:
             p.where(placed, where)
     p.understood(start, end, p.weight(column.model))
+
+
+def _whole_years_of(group: list[DateTest]) -> bool:
+    return all(map(_whole_years, group))
+
+
+def _iso_texts(p: PlanState, start: int) -> Meaning | None:
+    """A text column of ISO dates ("2008-04-26"), named for dates: it compares as dates do."""
+    for model in p.models_near(start):
+        sample = p.domain.samples.get(model)
+        for column in p.own(p.domain.models[model], ("str",), frozenset({"date", "day"})):
+            values = sample.categories.get(column.name, ()) if sample else ()
+            if values and all(_ISO.fullmatch(v) for v in values):
+                return Meaning("column", model, column.name)
+    return None
 
 
 def _year_near(p: PlanState, start: int, end: int) -> Meaning | None:
