@@ -12,7 +12,8 @@ import re
 
 from unified_search.db.dsl import Aggregate
 from unified_search.db.nl.draft import row_names
-from unified_search.db.nl.measures import count_rows, measure_column
+from unified_search.db.nl.measures import count_rows
+from unified_search.db.nl.orders import measure_column
 from unified_search.db.nl.reading import NEAR, Figure, Mention
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural

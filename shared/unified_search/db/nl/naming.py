@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
+from unified_search.db.nl.names import GENERIC, spelled_out
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.text import Token, name_words, singular
-from unified_search.db.nl.vocabulary import GENERIC, Domain, Meaning, spelled_out
+from unified_search.db.nl.vocabulary import Domain, Meaning
 
 #: What may stand between the word and the model: "type of pet", "id of the students".
 _OF = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+|all\s+(?:the\s+)?)?$")

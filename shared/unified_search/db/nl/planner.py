@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from unified_search.db.dsl import Op, QueryDSL, Where
-from unified_search.db.nl import figures, measures, mentions, overall, quantities, shown
+from unified_search.db.nl import figures, measures, mentions, orders, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import FILLER, GENERIC_VERBS, LIGHT_VERBS, RELATION_VERBS
 from unified_search.db.nl.mentions import link_named
@@ -87,7 +87,7 @@ class Planner:
             mentions.place(p, mention)
         for wish in p.reading.orders:
             if id(wish) not in p.handled:
-                measures.order(p, wish)
+                orders.order(p, wish)
         figures.listing(p)
         for keyword, start in p.reading.keywords[:MAX_KEYWORDS]:
             _keyword(p, keyword, start)

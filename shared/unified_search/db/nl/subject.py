@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from unified_search.db.nl.names import is_person_model
 from unified_search.db.nl.reading import NEAR, Mention, Reading
-from unified_search.db.nl.vocabulary import Domain, Meaning, is_person_model
+from unified_search.db.nl.vocabulary import Domain, Meaning
 
 
 def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[str]:

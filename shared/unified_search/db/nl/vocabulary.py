@@ -21,6 +21,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from unified_search.db.nl import lexicon
+from unified_search.db.nl.names import GENERIC, content_words, spelled_out
 from unified_search.db.nl.text import (
     Token,
     compact,
@@ -36,9 +37,6 @@ from unified_search.db.relations import Relations
 from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.tokens import encoding
 
-#: Name parts too generic to name a column alone ("hire_date" is named by "hire", not "date").
-_GENERIC = "id at on is has date time no num number type code flag key ts dt of per by in to the a and or for from with"
-GENERIC = frozenset(_GENERIC.split())
 #: Longest phrase (in words) looked up.
 MAX_PHRASE = 5
 
@@ -185,7 +183,7 @@ class Vocabulary:
         The other words say nothing about the rows (``data``, ``list``, ``has``), so the
         model is named by that word alone, unless the word already names another model.
         """
-        content = _content_words(schema)
+        content = content_words(schema)
         if len(content) == 1 and len(name_words(schema.name.rpartition(".")[2])) > 1:
             key = (stem(content[0]),)
             if not any(m.kind == "model" and m.exact for m in self._phrases.get(key, {})):
@@ -200,7 +198,7 @@ class Vocabulary:
         if len(name_words(schema.name.rpartition(".")[2])) < 2:
             return
         part = Meaning("model", schema.name, exact=False)
-        for word in _content_words(schema):
+        for word in content_words(schema):
             key = (stem(word),)
             named = any(m.kind == "model" and m.exact for m in self._phrases.get(key, {}))
             if not named:
@@ -362,31 +360,6 @@ class Vocabulary:
         return None if stem(best) == stem(word) else best  # another form of the same word
 
 
-def _content_words(schema: ModelSchema) -> list[str]:
-    """The words of a model's name that say what its rows are (not ``data``, ``list``, ``has``)."""
-    words = name_words(schema.name.rpartition(".")[2])
-    return [w for w in words if w not in GENERIC and w not in lexicon.FILLER]
-
-
-def spelled_out(words: Sequence[str], model_words: Sequence[str]) -> list[str]:
-    """Spell out the abbreviated words of a column name.
-
-    ``l name`` → last name, ``dept`` → department, and a clipped word of the model's own name
-    (``stu`` of ``student``) → that word.
-    """
-    spelled: list[str] = []
-    for index, word in enumerate(words):
-        following = words[index + 1 : index + 2]
-        if following == ["name"] and word in lexicon.NAME_INITIALS:
-            spelled.append(lexicon.NAME_INITIALS[word])
-            continue
-        full = lexicon.COLUMN_ABBREVIATIONS.get(word) or lexicon.ABBREVIATIONS.get(word)
-        if full is None and len(word) >= 3:
-            full = next((m for m in model_words if m.startswith(word) and m != word), None)
-        spelled += (full or word).split()
-    return spelled
-
-
 def _prefixes(text: str, words: Sequence[str]) -> bool:
     """Tell whether ``text`` is a prefix of each of ``words`` in turn (two letters at least each)."""
     if not words:
@@ -407,9 +380,3 @@ def _key(tokens: Sequence[Token], kind: Kind) -> tuple[str, ...]:
 
 def _common(word: str) -> bool:
     return len(encoding().encode(" " + word)) == 1
-
-
-def is_person_model(schema: ModelSchema) -> bool:
-    """Tell whether a model holds people (it has an email, phone, birth date … column)."""
-    words = {w for c in schema.columns for w in (c.lower(), *name_words(c))}
-    return bool(words & lexicon.PERSON_COLUMNS)
