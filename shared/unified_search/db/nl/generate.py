@@ -1,12 +1,16 @@
 """The builtin natural-language → DSL generator: rules over the schema and sampled data, no model.
 
 The question is normalised, the user's lexicon applied and misspellings
-corrected; then rules read it in a fixed order, each using up the words it
-understood: negation cues, dates, limits, comparisons, stock and price words,
-ordering, the names of models, columns and values, aggregate and grouping
-cues, and words seen in the data. The planner ties all of it to one model (or
-several on a tie) and builds the DSL. Words that nothing understood are
-reported, never turned into filters.
+corrected (a capitalised name is not corrected into part of another name);
+then rules read it in a fixed order, each using up the words it understood:
+negation cues, quoted text and text matches, dates, limits, comparisons with
+a figure over all rows ("above the average age") and with numbers, stock and
+price words, "the highest and lowest" pairs, orderings, the names of models,
+columns and values (with generic words such as "id" or "type" next to a
+model), the columns asked for, aggregate and grouping cues, and words seen in
+the data. The planner ties all of it to one model (or several on a tie) and
+builds the DSL. Words that nothing understood are reported, never turned into
+filters.
 """
 
 from __future__ import annotations
