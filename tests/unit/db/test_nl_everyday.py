@@ -193,6 +193,10 @@ COMPARISONS = [
     ("school", "pets lighter than 10", where("weight", "<", 10.0)),
     ("school", "pets older than 2", where("pet_age", ">", 2)),
     ("school", "the id and weight of every pet who is older than 1", where("pet_age", ">", 1)),
+    ("school", "students who are 18 years old", where("Age", "=", 18)),
+    ("school", "students aged 19", where("Age", "=", 19)),
+    ("school", "female students", where("Sex", "=", "F")),
+    ("school", "the male students", where("Sex", "=", "M")),
     ("flights", "flights cheaper than 300", where("Price", "<", 300.0)),
 ]  # fmt: skip
 
@@ -339,6 +343,7 @@ WITHOUT = [
     ("school", "students who do not have a pet", "Student", "Has_Pet"),
     ("school", "What is the average age for all students who do not own any pets?", "Student", "Has_Pet"),
     ("library", "members without loans", "members", "loans"),
+    ("music", "Show names for all stadiums except for stadiums having a concert in year 2014.", "stadium", "concert"),
 ]  # fmt: skip
 
 

@@ -179,6 +179,11 @@ GENERIC_VERBS = _words(
     live lived stay stayed come came show shown use used receive received give given got
     """
 )
+#: Words for the letters a sex or gender column holds.
+SEX_WORDS: dict[str, tuple[str, ...]] = {
+    "f": ("female", "females", "woman", "women", "girl", "girls"),
+    "m": ("male", "males", "man", "men", "boy", "boys"),
+}
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
     "rep": "representative", "reps": "representatives", "mgr": "manager", "mgrs": "managers",

@@ -25,7 +25,7 @@ _HAVING = re.compile(
 )
 _TESTED = re.compile(r"\b(?:whose|where|with\s+the|when|if)\s+(?:the\s+|its\s+|their\s+)?$")
 _COPULA = re.compile(
-    r"\s*(?:(?:is|are|was|were|=|equals?|named|called|of)\s+)?(?:not\s+)?(?:the\s+)?"
+    r"\s*(?:(?:is|are|was|were|=|equals?|named|called|of)\s+)?(?:not\s+)?(?:the\s+)?['\"]?"
 )
 _YES_NO = (("yes", "no"), ("y", "n"), ("t", "f"), ("true", "false"))
 _EMPTY_CUES = ("no", "without", "not", "never", "没有", "无")

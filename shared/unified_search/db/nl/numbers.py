@@ -29,6 +29,11 @@ _PREFIX_OPS: dict[Op, str] = {
     Op.EQ: r"exactly|equal to|equals|precisely|=|等于",
 }
 #: Comparisons that say what they measure: "older than 30" is about an age.
+#: "3 years old", "aged 30": an age given outright.
+_AGED = (
+    re.compile(rf"(?<![a-z])(?:aged|at the age of)\s*{_N1}"),
+    re.compile(rf"(?<![a-z.]){_N1}\s*(?:years?|yrs?)[\s-]+old\b"),
+)
 _MEASURED: tuple[tuple[Op, str, str], ...] = (
     (Op.GT, "age", r"older than"),
     (Op.LT, "age", r"younger than"),
@@ -139,6 +144,9 @@ def apply_comparisons(reading: Reading) -> None:
         _record(reading, match, Op.BETWEEN, [number_value(match, 1), number_value(match, 2)])
     for match in list(_POSTFIX.finditer(reading.rest)):
         _record(reading, match, _POSTFIX_OPS[match["post"]], [number_value(match)])
+    for pattern in _AGED:
+        for match in list(pattern.finditer(reading.rest)):
+            _record(reading, match, Op.EQ, [number_value(match)], "age")
     for op, measure, words in _MEASURED:
         pattern = re.compile(rf"(?<![a-z])(?:{words})\s*{_N1}")
         for match in list(pattern.finditer(reading.rest)):

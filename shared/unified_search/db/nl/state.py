@@ -138,9 +138,12 @@ class PlanState:
         return best[4]
 
     def model_before(self, start: int) -> str | None:
-        """The model named last before ``start`` ("pets whose age …" speaks of the pets)."""
-        before = [m for m in self.mentions if m.of("model") and m.end <= start]
-        return max(before, key=lambda m: m.end).of("model")[0].model if before else None
+        """The model named last before ``start`` ("pets whose age …", "a cat that is 3 …")."""
+        before = [m for m in self.mentions if (m.of("model") or m.of("value")) and m.end <= start]
+        if not before:
+            return None
+        last = max(before, key=lambda m: m.end)
+        return (last.of("model") or last.of("value"))[0].model
 
     def models_near(self, start: int) -> list[str]:
         """The subject, then related models named before ``start`` (closest first)."""
@@ -212,8 +215,9 @@ class PlanState:
             between = self.reading.text[end : mention.start]
             if any(mark in between for mark in (",", ";", " and ", " or ", " but ")):
                 return None
-            claimed = any(
-                end <= m.start < mention.start and (m.of("value") or m.of("model"))
+            claimed = any(  # "except for stadiums having a concert": the subject claims nothing
+                end <= m.start < mention.start
+                and (m.of("value") or any(x.model != self.subject for x in m.of("model")))
                 for m in self.mentions
             )
             return None if claimed else (start, end)

@@ -9,6 +9,7 @@ by or aggregates; else every model holding a named column, value or keyword
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from unified_search.db.nl.names import is_person_model
@@ -57,7 +58,10 @@ def _counted(reading: Reading, mentions: list[Mention], people: list[str]) -> st
     figure = reading.figure
     if figure is None or figure.fn != "count":
         return None
-    if reading.text[: figure.start].rstrip().endswith(" by"):
+    if re.search(
+        r"\b(?:by|most|fewest|least|highest|lowest|largest|smallest)$",
+        reading.text[: figure.start].rstrip(),
+    ):
         return None  # "top 5 customers by number of orders": the count ranks, it is not asked
     if reading.text[figure.start : figure.end] == "headcount" and len(people) == 1:
         return people[0]

@@ -239,6 +239,9 @@ class Vocabulary:
     def _add_value(self, model: str, column: str, value: str, *, searchable: bool) -> None:
         meaning = Meaning("value", model, column, value)
         self._add(value, meaning)
+        sexes = lexicon.SEX_WORDS.get(value.strip().lower()) if _sexes(column) else None
+        for word in sexes or ():  # "female students" where ``Sex`` holds "F"
+            self._add(word, Meaning("value", model, column, value, exact=False))
         key = compact(value)
         if key:
             self._compact.setdefault(key, {})[meaning] = None
@@ -358,6 +361,10 @@ class Vocabulary:
         # The closest word wins; between equals, a word of the schema or data beats the lexicon's.
         best = str(min(found, key=lambda f: (f[1], f[0] not in self._names, f[0]))[0])
         return None if stem(best) == stem(word) else best  # another form of the same word
+
+
+def _sexes(column: str) -> bool:
+    return bool({"sex", "gender"} & set(name_words(column)))
 
 
 def _prefixes(text: str, words: Sequence[str]) -> bool:
