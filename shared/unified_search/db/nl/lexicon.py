@@ -35,7 +35,7 @@ _FILLER_TEXT = """
     did does is was are were been than then whether if based located living lives live
     gear options choices selection offerings range catalog catalogue inventory collection
     brought bring brings often frequently work works working worked run runs ran people person
-    well given
+    well given along
     persons anyone everyone but here company firm organisation organization business
     """
 #: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.

@@ -27,6 +27,13 @@ from unified_search.db.nl.vocabulary import Domain, Keyword
 #: Filler words that join conditions: left over, they join what the plan could not join.
 _JOINING = frozenset({"or"})
 _LIGHT = frozenset(stem(w) for w in LIGHT_VERBS)
+_FIGURE_WORDS = {
+    "number": "count",
+    "count": "count",
+    "total": "sum",
+    "sum": "sum",
+    "average": "avg",
+}
 _GENERIC = frozenset(stem(w) for w in GENERIC_VERBS)
 #: Most keywords turned into text tests.
 MAX_KEYWORDS = 8
@@ -159,6 +166,8 @@ def _account(p: PlanState) -> None:
             continue  # "pets owned by students older than 20": the link and test say it
         if token.text in ("id", "ids") and p.draft.schema.primary_key:
             continue  # "their ids": the rows carry their key
+        if _FIGURE_WORDS.get(token.text) in {a.fn for a in p.draft.aggregates}:
+            continue  # "… and the number": the figure already asked for
         if any(
             m.start <= token.start < m.end and link_named(p, m.of("column")) for m in p.mentions
         ):

@@ -189,7 +189,8 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
         return owned[0] if owned and reached else None
     if p.draft.aggregates:  # "the name of each team and the number of players": a group's
         groups = [m for m in mention.of("column") if _grouped(p, m.model)]
-        groups += _title(p, mention, p.head) if p.head else []
+        for model in p.domain.models:
+            groups += _title(p, mention, model) if _grouped(p, model) else []
         if groups:
             return groups[0]
     grouped = p.head if p.draft.aggregates and p.head is not None else None
