@@ -7,6 +7,7 @@ Column and table names are abbreviated and joined in many ways (``LName``, ``Stu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from unified_search.db.nl import lexicon
 from unified_search.db.nl.text import name_words
@@ -74,5 +75,10 @@ def spelled_out(words: Sequence[str], model_words: Sequence[str]) -> list[str]:
 
 def is_person_model(schema: ModelSchema) -> bool:
     """Tell whether a model holds people (it has an email, phone, birth date … column)."""
-    words = {w for c in schema.columns for w in (c.lower(), *name_words(c))}
+    return _people(tuple(schema.columns))
+
+
+@lru_cache(maxsize=4096)
+def _people(columns: tuple[str, ...]) -> bool:
+    words = {w for c in columns for w in (c.lower(), *name_words(c))}
     return bool(words & lexicon.PERSON_COLUMNS)

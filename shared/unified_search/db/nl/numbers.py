@@ -51,6 +51,9 @@ _MEASURED: tuple[tuple[Op, str, str], ...] = (
     (Op.GT, "size", r"larger than|bigger than"),
     (Op.LT, "size", r"smaller than"),
 )
+_MEASURED_PATTERNS = [
+    (op, measure, re.compile(rf"(?<![a-z])(?:{words})\s*{_N1}")) for op, measure, words in _MEASURED
+]
 #: "above age 20", "a greater weight than 10": the comparison with its column named inside.
 _AROUND = re.compile(
     r"(?<![a-z])(?:(?P<pre>above|over|under|below|at least|at most)\s+(?:an?\s+|the\s+)?"
@@ -147,8 +150,7 @@ def apply_comparisons(reading: Reading) -> None:
     for pattern in _AGED:
         for match in list(pattern.finditer(reading.rest)):
             _record(reading, match, Op.EQ, [number_value(match)], "age")
-    for op, measure, words in _MEASURED:
-        pattern = re.compile(rf"(?<![a-z])(?:{words})\s*{_N1}")
+    for op, measure, pattern in _MEASURED_PATTERNS:
         for match in list(pattern.finditer(reading.rest)):
             _record(reading, match, op, [number_value(match)], measure)
     for op, pattern in _PREFIX.items():  # "no more than" is read before "more than"

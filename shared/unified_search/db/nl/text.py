@@ -143,11 +143,16 @@ def compact(text: str) -> str:
     return "".join(ch for ch in fold(normalise(text)) if ch.isalnum())
 
 
-def name_words(name: str) -> list[str]:
-    """Split a column or model name into words: ``createdAt``, ``created_at`` → created, at."""
+@lru_cache(maxsize=65536)
+def _name_words(name: str) -> tuple[str, ...]:
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
     spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)  # "LName", "HTMLParser"
-    return [w for w in re.split(r"[\s_.\-]+", spaced.lower()) if w]
+    return tuple(w for w in re.split(r"[\s_.\-]+", spaced.lower()) if w)
+
+
+def name_words(name: str) -> list[str]:
+    """Split a column or model name into words: ``createdAt``, ``created_at`` → created, at."""
+    return list(_name_words(name))
 
 
 def word_pattern(word: str) -> re.Pattern[str]:
