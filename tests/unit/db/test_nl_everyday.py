@@ -443,3 +443,42 @@ def test_a_name_is_not_corrected_into_another_name(domains: dict[str, Domain]) -
     reading = read(domains["shop"], "books not written by Mara Quell")
     assert reading.notes == ()
     assert {"mara", "quell", "written", "not"} <= set(reading.unknown)
+
+
+@pytest.mark.parametrize(
+    ("schema", "question", "expected"),
+    [
+        ("music", "concerts between 2014 and 2015", where("Year", "between", ["2014", "2015"])),
+        ("library", "authors with a country", where("country", "is not null")),
+        ("school", "students whose last name is 'Smith'", where("LName", "=", "Smith")),
+        ("school", "students whose sex is not F", where("Sex", "!=", "F")),
+    ],
+)
+def test_more_tests_of_one_column(
+    domains: dict[str, Domain], schema: str, question: str, expected: dict[str, Any]
+) -> None:
+    assert dsl(domains, schema, question)["wheres"] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("appointments on 2008-04-26", [where("day", ">=", "2008-04-26"), where("day", "<", "2008-04-27")]),
+        ("appointments in April 2008", [where("day", ">=", "2008-04-01"), where("day", "<", "2008-05-01")]),
+    ],
+)  # fmt: skip
+def test_dates_held_as_iso_text_compare_as_dates(
+    tmp_path: Path, sampled_domain: Callable[..., Domain], question: str, expected: list[Any]
+) -> None:
+    import sqlite3
+
+    path = tmp_path / "visits.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            "CREATE TABLE appointments (id INTEGER PRIMARY KEY, day TEXT, room TEXT);"
+            "INSERT INTO appointments VALUES (1, '2008-04-24', 'A'), (2, '2008-04-26', 'B');"
+        )
+    conn.close()
+    reading = read(sampled_domain(path), question)
+    assert reading.unknown == ()
+    assert reading.plans[0].dsl.as_json()["wheres"] == expected
