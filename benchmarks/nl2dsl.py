@@ -1,22 +1,29 @@
-"""Natural language → answers over several sample databases: right / wrong / refused, and latency.
+"""Natural language → answers over databases: right / wrong / refused, and latency.
 
-Each question file (``benchmarks/data/nl2dsl/{dev,heldout}/<schema>.json``)
-names a sample database and holds intents: a hand-written gold SQL query and
-several ways of asking it. A question is *right* when the rows it returns are
-the gold rows (the same model rows by id, or, for figures and distinct values,
-rows holding the gold values), *refused* when the search declines with
-INVALID_QUERY, and *wrong* otherwise — a wrong answer is worse than a refusal.
-Every question runs on SQLite and, when reachable, on PostgreSQL (throw-away
-schemas: views are copied too, and the tables a file lists under
-``postgres_schemas`` go to a second schema the search reaches through
-``db.schemas``, named ``schema.table``). The peer is a naive LIKE search of every raw question word over every
-text column of every table.
+Two kinds of question sets, each run beside the peer (a naive LIKE search of every raw question
+word over every text column of every table):
+
+*Owner-style sets* (``benchmarks/data/nl2dsl/{dev,heldout,blind}/<schema>.json``): each file
+names a sample database and holds intents, a hand-written gold SQL query and several ways of
+asking it. A question is *right* when the rows it returns are the gold rows (the same model rows by
+id, or, for figures and distinct values, rows holding the gold values), *refused* when the search
+declines with INVALID_QUERY, and *wrong* otherwise — a wrong answer is worse than a refusal.
+Every question runs on SQLite and, when reachable, on PostgreSQL (throw-away schemas: views are
+copied too, and the tables a file lists under ``postgres_schemas`` go to a second schema the search
+reaches through ``db.schemas``, named ``schema.table``). The held-out files were written before
+the generator was extended (each says what it measured before); ``blind/`` holds questions over a
+fourth schema written after the held-out files had been evaluated once, run once.
+
+*Spider-format folders* (``--spider DIR``, repeatable; see ``nl2dsl_spider``): questions and gold
+SQL written by other people over real SQLite databases, every table a model, judged by execution,
+per database and overall. Held-out discipline: the rules were developed looking at the questions
+of the databases in ``SPIDER_DEVELOPMENT`` only (for ``spider-part``: car_1, concert_singer,
+pets_1, chosen before any question was read); every other database is reported as *held-out*,
+and ``--show-misses`` never prints a held-out question. ``data/nl2dsl/spider-heldout`` holds
+three small databases whose questions and gold SQL were written before any was run.
 
     python benchmarks/nl2dsl.py [--data DIR] [--postgres URL] [--json PATH] [--show-misses]
-
-The held-out files were written before the generator was extended (each says
-what it measured before); they are reported on their own rows. ``blind/`` holds questions over a fourth schema
-written after the held-out files had been evaluated once, run once.
+    python benchmarks/nl2dsl.py --spider DIR [--spider DIR ...] [--db NAME] [--json PATH]
 """
 
 from __future__ import annotations
@@ -24,80 +31,41 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import functools
 import json
 import os
 import re
 import socket
 import sqlite3
-import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nl2dsl_spider as spider
 import sqlalchemy as sa
+from nl2dsl_spider import holds
+from nl2dsl_systems import OURS, PEER, Answer, System, Tally, naive, normal, ours
 
-from unified_search.config import SearchConfig
-from unified_search.contract.handler import SearchContext
-from unified_search.db.handler import DBHandler
-from unified_search.db.understanding import Understanding
 from unified_search.samples.shop import build_shop_database
-from unified_search.types import SearchRequest
 
 DATA = Path(__file__).parent / "data" / "nl2dsl"
 MAX_ROWS = 200
-OURS = "unified-search (default)"
-PEER = "naive LIKE (every word, every text column)"
-System = Callable[[str], Awaitable["Answer"]]
-_NAIVE_STOP = {"the", "and", "with", "for", "what", "who", "are", "from", "that", "which", "how"}
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a system answered: ``rows`` (model, id) pairs, ``values`` rows, or ``refused``."""
-
-    kind: str
-    payload: Any = None
-    note: str = ""
-    values: list[list[Any]] = field(default_factory=list)
-    """The data of answer rows, for comparing rows with a gold query that returns values."""
-
-
-@dataclass
-class Tally:
-    right: int = 0
-    wrong: int = 0
-    refused: int = 0
-    latencies: list[float] = field(default_factory=list)
-    misses: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return self.right + self.wrong + self.refused
-
-    def add(self, other: Tally) -> None:
-        self.right += other.right
-        self.wrong += other.wrong
-        self.refused += other.refused
-        self.latencies += other.latencies
-        self.misses += other.misses
-
-    def metrics(self) -> dict[str, float]:
-        n = self.total or 1
-        ordered = sorted(self.latencies) or [0.0]
-        return {
-            "questions": self.total,
-            "right": round(self.right / n, 4),
-            "wrong": round(self.wrong / n, 4),
-            "refused": round(self.refused / n, 4),
-            "p50_ms": round(statistics.median(ordered), 2),
-            "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
-        }
+#: Spider databases whose questions the rules were developed on; all others are held out.
+SPIDER_DEVELOPMENT = frozenset(
+    {"car_1", "concert_singer", "pets_1"}  # spider-part
+    | {
+        "library_system",
+        "airline_ops",
+        "hospital_staff",
+        "football_league",
+        "workforce",
+        "broadcast",
+    }
+)
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -186,16 +154,6 @@ def reachable(url: str) -> bool:
 # -- gold and grading -----------------------------------------------------------------------
 
 
-def normal(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int | float) or type(value).__name__ == "Decimal":
-        return round(float(value), 2)
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()[:10]
-    return str(value).strip().lower()
-
-
 def gold_answer(engine: sa.Engine, gold: list[dict[str, Any]]) -> Answer:
     def sql(text: str) -> sa.TextClause:
         # Gold LIKE is case-insensitive, as on SQLite: PostgreSQL spells that ILIKE.
@@ -219,92 +177,15 @@ def grade(want: Answer, got: Answer) -> str:
         return "refused"
     if want.kind == "rows":
         return "right" if got.kind == "rows" and got.payload == want.payload else "wrong"
-    answer_rows = [list(v) for v in (got.payload if got.kind == "values" else got.values)]
+    answer_rows = got.rows
     if len(answer_rows) != len(want.payload):
         return "wrong"
     for gold_row in want.payload:
-        match = next((r for r in answer_rows if _holds(r, gold_row)), None)
+        match = next((r for r in answer_rows if holds(r, gold_row)), None)
         if match is None:
             return "wrong"
         answer_rows.remove(match)
     return "right"
-
-
-def _holds(row: list[Any], gold_row: tuple[Any, ...]) -> bool:
-    pool = list(row)
-    for value in gold_row:
-        if value not in pool:
-            return False
-        pool.remove(value)
-    return True
-
-
-# -- systems --------------------------------------------------------------------------------
-
-
-def ours(target: Target, today: dt.date) -> tuple[System, DBHandler]:
-    handler = DBHandler(today=lambda: today)
-    db = {"url": target.url, "max_results": MAX_ROWS, "schemas": list(target.schemas)}
-    config = SearchConfig.load(profile={"db": db})
-    ctx = SearchContext(config=config, request_id="bench")
-
-    async def run(question: str) -> Answer:
-        try:
-            result = await handler.asearch(SearchRequest(query=question, type="db"), ctx)
-        except Exception as exc:  # a failed question counts as refused, the run goes on
-            return Answer("refused", note=f"error: {exc}")
-        understood = Understanding.of(result)
-        note = understood.line() if understood else ""
-        if result.error is not None:
-            return Answer("refused", note=note or result.error.message)
-        if result.items and all(i.record_id is None for i in result.items):
-            values = [[normal(v) for v in (i.data or {}).values()] for i in result.items]
-            return Answer("values", values, note)
-        rows = {(table_of(i.model or ""), i.record_id or "") for i in result.items}
-        values = [[normal(v) for v in (i.data or {}).values()] for i in result.items]
-        return Answer("rows", rows, note, values)
-
-    return run, handler
-
-
-def table_of(model: str) -> str:
-    """A model's table name: ``ops.staff`` on PostgreSQL is ``staff`` in the gold files."""
-    return model.rpartition(".")[2]
-
-
-def naive(url: str, schemas: tuple[str, ...] = ()) -> System:
-    engine = sa.create_engine(url)
-    meta = sa.MetaData()
-    for schema in (None, *schemas):
-        meta.reflect(engine, schema=schema)
-    text = {
-        t.key: [c for c in t.columns if isinstance(c.type, sa.String)]
-        for t in meta.sorted_tables
-        if list(t.primary_key.columns)
-    }
-
-    async def run(question: str) -> Answer:
-        words = [
-            w
-            for w in re.findall(r"[a-z0-9]{3,}|[\u4e00-\u9fff]+", question.lower())
-            if w not in _NAIVE_STOP
-        ]
-        rows: set[tuple[str, str]] = set()
-        with engine.connect() as conn:
-            for name, columns in text.items():
-                table = meta.tables[name]
-                if not columns:
-                    continue
-                parts = [sa.func.coalesce(c, "") for c in columns]
-                haystack = sa.func.lower(functools.reduce(lambda a, b: a + " " + b, parts))
-                query = sa.select(*table.primary_key.columns).where(
-                    *(haystack.like(f"%{w}%") for w in words)
-                )
-                found = conn.execute(query.limit(MAX_ROWS))
-                rows |= {(table_of(name), str(r[0])) for r in found}
-        return Answer("rows", rows)
-
-    return run
 
 
 # -- running --------------------------------------------------------------------------------
@@ -320,7 +201,7 @@ async def evaluate(
             got = await system(question)
             tally.latencies.append((time.perf_counter() - started) * 1000)
             outcome = grade(want, got)
-            setattr(tally, outcome, getattr(tally, outcome) + 1)
+            tally.count(outcome)
             if outcome != "right" and explain:
                 tally.misses.append(f"[{outcome}] {question} — {got.note}")
     return tally
@@ -333,11 +214,12 @@ async def run_file(spec: dict[str, Any], target: Target, explain: bool) -> dict[
         gold = [gold_answer(plain, intent["gold"]) for intent in spec["intents"]]
     finally:
         plain.dispose()
-    system, handler = ours(target, today)
+    system, handler = ours(target.url, today, max_rows=MAX_ROWS, schemas=target.schemas)
     await system(spec["intents"][0]["questions"][0])  # warm schema and value caches once
     results = {OURS: await evaluate(system, spec, gold, explain)}
     await handler.aclose()
-    results[PEER] = await evaluate(naive(target.url, target.schemas), spec, gold, False)
+    peer = naive(target.url, max_rows=MAX_ROWS, schemas=target.schemas)
+    results[PEER] = await evaluate(peer, spec, gold, False)
     return results
 
 
@@ -351,19 +233,21 @@ def load_specs(data: Path, parts: list[str], schemas: list[str]) -> list[dict[st
     return specs
 
 
-def table(rows: list[tuple[str, str, str, str, dict[str, float]]]) -> str:
-    """One line per part, schema, engine and system; "vs ours" compares right answers."""
-    ours = {(part, schema, engine): m for part, schema, engine, system, m in rows if system == OURS}
-    lines = [
-        "| part | schema | engine | system | questions | right | wrong | refused | right vs ours | p50 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for part, schema, engine, system, m in rows:
-        base = ours[(part, schema, engine)]["right"]
-        ratio = f"{m['right'] / base:.2f}x" if base else "-"
+Row = tuple[tuple[str, ...], str, dict[str, float]]
+"""One table line: what it covers (part, schema, engine or set, part, database), system, figures."""
+
+
+def table(header: tuple[str, ...], rows: list[Row]) -> str:
+    """One line per key and system; "vs ours" compares right answers."""
+    base = {key: m for key, system, m in rows if system == OURS}
+    names = [*header, "system", "questions", "right", "wrong", "refused", "right vs ours", "p50 ms"]
+    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    for key, system, m in rows:
+        ours_right = base[key]["right"]
+        ratio = f"{m['right'] / ours_right:.2f}x" if ours_right else "-"
         lines.append(
-            f"| {part} | {schema} | {engine} | {system} | {m['questions']:.0f} | "
-            f"{m['right']:.1%} | {m['wrong']:.1%} | {m['refused']:.1%} | {ratio} | {m['p50_ms']:.1f} |"
+            f"| {' | '.join(key)} | {system} | {m['questions']:.0f} | {m['right']:.1%} | "
+            f"{m['wrong']:.1%} | {m['refused']:.1%} | {ratio} | {m['p50_ms']:.1f} |"
         )
     return "\n".join(lines)
 
@@ -382,27 +266,15 @@ def json_systems(totals: dict[tuple[str, str, str], Tally]) -> dict[str, dict[st
     return systems
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA, help="folder with dev/ and heldout/")
-    parser.add_argument(
-        "--postgres",
-        default=os.environ.get(
-            "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="PostgreSQL URL for the second engine ('' to skip)",
-    )
-    parser.add_argument("--part", choices=["dev", "heldout", "blind", "all"], default="all")
-    parser.add_argument("--schema", action="append", default=[], help="only these schemas")
-    parser.add_argument("--json", type=Path, help="write {'systems': {...}} here")
-    parser.add_argument("--show-misses", action="store_true")
-    args = parser.parse_args()
+Totals = dict[tuple[str, str, str], Tally]
+
+
+async def owner_sets(args: argparse.Namespace, totals: Totals, misses: list[str]) -> list[Row]:
+    """Run the owner-style question files on SQLite and, when reachable, PostgreSQL."""
     parts = ["dev", "heldout", "blind"] if args.part == "all" else [args.part]
     specs = load_specs(args.data, parts, args.schema)
     engines = ["sqlite"] + (["postgres"] if args.postgres and reachable(args.postgres) else [])
-    rows: list[tuple[str, str, str, str, dict[str, float]]] = []
-    totals: dict[tuple[str, str, str], Tally] = {}
-    misses: list[str] = []
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for spec in specs:
@@ -417,12 +289,73 @@ async def main() -> None:
                         found = await run_file(spec, target, args.show_misses)
                 for system, tally in found.items():
                     part = spec["part"]
-                    rows.append((part, spec["schema"], engine, system, tally.metrics()))
+                    rows.append(((part, spec["schema"], engine), system, tally.metrics()))
                     totals.setdefault((part, engine, system), Tally()).add(tally)
                     misses += [f"{spec['schema']} {part} {engine}: {m}" for m in tally.misses]
     for (part, engine, system), tally in sorted(totals.items()):
-        rows.append((part, "all", engine, system, tally.metrics()))
-    print(table(rows))
+        rows.append(((part, "all", engine), system, tally.metrics()))
+    return rows
+
+
+async def spider_sets(args: argparse.Namespace, totals: Totals, misses: list[str]) -> list[Row]:
+    """Run Spider-format folders; misses are shown for development databases only."""
+    rows: list[Row] = []
+    for folder in args.spider:
+        with spider.databases_of(folder) as databases:
+            questions = spider.load(folder, databases)
+            for db in sorted(questions):
+                if args.db and db not in args.db:
+                    continue
+                part = "development" if db in SPIDER_DEVELOPMENT else "held-out"
+                explain = args.show_misses and part == "development"
+                path = databases / db / f"{db}.sqlite"
+                found = await spider.run_database(db, path, questions[db], explain)
+                for system, tally in found.items():
+                    rows.append(((folder.name, part, db), system, tally.metrics()))
+                    key = (f"{folder.name}:{part}", "sqlite", system)
+                    totals.setdefault(key, Tally()).add(tally)
+                    misses += [f"{db}: {m}" for m in tally.misses]
+    overall: dict[tuple[str, str], Tally] = {}
+    for (part, _, system), tally in sorted(totals.items()):
+        name, _, which = part.partition(":")
+        rows.append(((name, which, "all"), system, tally.metrics()))
+        overall.setdefault((name, system), Tally()).add(tally)
+    for (name, system), tally in overall.items():
+        rows.append(((name, "all", "all"), system, tally.metrics()))
+    return rows
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="folder with dev/ and heldout/")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get(
+            "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+        ),
+        help="PostgreSQL URL for the second engine ('' to skip)",
+    )
+    parser.add_argument("--part", choices=["dev", "heldout", "blind", "all"], default="all")
+    parser.add_argument("--schema", action="append", default=[], help="only these schemas")
+    parser.add_argument(
+        "--spider",
+        type=Path,
+        action="append",
+        default=[],
+        help="a Spider-format folder (dev.json, tables.json, database/); run these instead",
+    )
+    parser.add_argument("--db", action="append", default=[], help="only these Spider databases")
+    parser.add_argument("--json", type=Path, help="write {'systems': {...}} here")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    totals: Totals = {}
+    misses: list[str] = []
+    if args.spider:
+        rows = await spider_sets(args, totals, misses)
+        print(table(("set", "part", "database"), rows))
+    else:
+        rows = await owner_sets(args, totals, misses)
+        print(table(("part", "schema", "engine"), rows))
     if args.show_misses:
         print("\nnot right:")
         print("\n".join(f"  - {m}" for m in misses) or "  none")

@@ -17,7 +17,15 @@ from typing import Any
 import sqlalchemy as sa
 
 from unified_search.db.conditions import Condition, Resolved, permission_clauses, where_clause
-from unified_search.db.dsl import MAX_HOPS, Aggregate, FieldLike, Join, QueryDSL, field_name
+from unified_search.db.dsl import (
+    MAX_HOPS,
+    Aggregate,
+    FieldLike,
+    Join,
+    Overall,
+    QueryDSL,
+    field_name,
+)
 from unified_search.db.relations import Relations, Step
 from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.errors import ErrorCode, SearchError
@@ -94,6 +102,7 @@ class _Query:
         self.base = _Source(dsl.model, base, base.table.alias("t0"), 0, 0)
         self.sources = {dsl.model: self.base}
         self.scopes = 0
+        self.overalls = 0
         for join in dsl.joins:
             self._add(join)
         self.figures = {a.name: self._figure(a) for a in dsl.aggregates}
@@ -214,16 +223,28 @@ class _Query:
         if aggregate.field is None:
             return sa.func.count(), _figure_info(aggregate.name, "int")
         column, info = self.resolve(aggregate.field, rows_only=True)
-        allowed = _NUMBERS if aggregate.fn in ("sum", "avg") else _ORDERED
-        if aggregate.fn != "count" and info.kind not in allowed:
-            raise SearchError(
-                ErrorCode.INVALID_QUERY,
-                f"{aggregate.fn} needs a {' or '.join(allowed)} field; {info.name!r} is {info.kind}",
-            )
+        _figure_kind(aggregate.fn, info)
         argument = column.distinct() if aggregate.distinct else column
         function = getattr(sa.func, aggregate.fn)
         kind = {"count": "int", "avg": "float"}.get(aggregate.fn, info.kind)
         return function(argument), _figure_info(aggregate.name, kind)
+
+    def _overall(self, figure: Overall, compared: FieldLike) -> sa.ColumnElement[Any]:
+        """A figure over every row of a model the caller may see, as a scalar subquery."""
+        model = figure.model or self._locate(compared)[0].schema.name
+        if model not in self.models:
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                f"'than' names model {model!r}, which is not exposed; models: {', '.join(self.models)}",
+            )
+        schema = self.models[model]
+        self.overalls += 1
+        table = schema.table.alias(f"o{self.overalls}")
+        info = schema.column(figure.field)
+        _figure_kind(figure.fn, info)
+        value = getattr(sa.func, figure.fn)(table.c[info.name])
+        query = sa.select(value).select_from(table)
+        return query.where(*permission_clauses(schema, self.user, table)).scalar_subquery()
 
     def _resolve_after_grouping(self, ref: FieldLike) -> Resolved:
         if isinstance(ref, str) and ref in self.figures:
@@ -294,7 +315,7 @@ class _Query:
                     ErrorCode.INVALID_QUERY,
                     "one where cannot test fields of two different exists joins; split it",
                 )
-            clause = where_clause(where, self.resolve)
+            clause = where_clause(where, self.resolve, self._overall)
             (scoped.setdefault(scopes.pop(), []) if scopes else main).append(clause)
         return main + [self._exists(scope, scoped.get(scope, [])) for scope in self._scope_ids()]
 
@@ -342,6 +363,16 @@ class _Query:
 def _on_name(step: Step, start: str, end: str) -> str:
     """How a join's ``on`` names this step: the foreign-key column on its own side."""
     return f"{start if step.forward else end}.{step.link.column}"
+
+
+def _figure_kind(fn: str, info: ColumnInfo) -> None:
+    """Refuse a figure its column cannot give: a sum of text, an average of dates."""
+    allowed = _NUMBERS if fn in ("sum", "avg") else _ORDERED
+    if fn != "count" and info.kind not in allowed:
+        raise SearchError(
+            ErrorCode.INVALID_QUERY,
+            f"{fn} needs a {' or '.join(allowed)} field; {info.name!r} is {info.kind}",
+        )
 
 
 def _figure_info(name: str, kind: Any) -> ColumnInfo:

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
-from unified_search.db.dsl import FieldLike, Op, Where
+from unified_search.db.dsl import FieldLike, Op, Overall, Where
 from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.db.values import coerce, coerce_text
 from unified_search.errors import ErrorCode, SearchError
@@ -22,21 +22,36 @@ Condition = ColumnElement[bool]
 #: A resolved field: the SQL expression and what it holds.
 Resolved = tuple[sa.ColumnElement[Any], ColumnInfo]
 Resolver = Callable[[FieldLike], Resolved]
+#: Compiles the figure a ``than`` names, for the field it is compared with.
+OverallFigure = Callable[[Overall, FieldLike], sa.ColumnElement[Any]]
 #: Escape character of ``like`` patterns on every database (``\\%`` is a literal percent sign).
 LIKE_ESCAPE = "\\"
 _Builder = Callable[[sa.ColumnElement[Any], ColumnInfo, Any], Condition]
 
 
-def where_clause(where: Where, resolve: Resolver) -> Condition:
-    """Compile one condition: its own test AND its nested wheres, OR its alternatives."""
+def where_clause(
+    where: Where, resolve: Resolver, overall: OverallFigure | None = None
+) -> Condition:
+    """Compile one condition: its own test AND its nested wheres, OR its alternatives.
+
+    ``overall`` compiles the figure a condition's ``than`` compares with; without it such a
+    condition is refused (figures over all rows have no meaning after grouping).
+    """
     parts: list[Condition] = []
     if where.field is not None:
         assert where.op is not None  # guaranteed by Where validation
         column, info = resolve(where.field)
-        parts.append(_BUILDERS[where.op](column, info, where.value))
-    parts += [where_clause(w, resolve) for w in where.wheres]
+        if where.than is None:
+            parts.append(_BUILDERS[where.op](column, info, where.value))
+        elif overall is None:
+            raise SearchError(
+                ErrorCode.INVALID_QUERY, "'than' compares rows before grouping: use it in wheres"
+            )
+        else:
+            parts.append(_COMPARE[where.op](column, overall(where.than, where.field)))
+    parts += [where_clause(w, resolve, overall) for w in where.wheres]
     own = sa.and_(*parts) if len(parts) > 1 else parts[0] if parts else None
-    alternatives = [where_clause(w, resolve) for w in where.or_]
+    alternatives = [where_clause(w, resolve, overall) for w in where.or_]
     branches = ([own] if own is not None else []) + alternatives
     return sa.or_(*branches) if len(branches) > 1 else branches[0]
 
@@ -89,6 +104,16 @@ def _not_in(column: sa.ColumnElement[Any], info: ColumnInfo, value: Any) -> Cond
     return column.not_in([coerce(info, v) for v in value])
 
 
+_COMPARE: dict[Op, Callable[[Any, Any], Condition]] = {
+    Op.EQ: lambda c, v: c == v,
+    Op.NE: lambda c, v: c != v,
+    Op.GT: lambda c, v: c > v,
+    Op.GE: lambda c, v: c >= v,
+    Op.LT: lambda c, v: c < v,
+    Op.LE: lambda c, v: c <= v,
+}
+
+
 def _compare(op: Callable[[Any, Any], Any]) -> _Builder:
     def build(column: sa.ColumnElement[Any], info: ColumnInfo, value: Any) -> Condition:
         result: Condition = op(column, coerce(info, value))
@@ -98,12 +123,7 @@ def _compare(op: Callable[[Any, Any], Any]) -> _Builder:
 
 
 _BUILDERS: dict[Op, _Builder] = {
-    Op.EQ: _compare(lambda c, v: c == v),
-    Op.NE: _compare(lambda c, v: c != v),
-    Op.GT: _compare(lambda c, v: c > v),
-    Op.GE: _compare(lambda c, v: c >= v),
-    Op.LT: _compare(lambda c, v: c < v),
-    Op.LE: _compare(lambda c, v: c <= v),
+    **{op: _compare(compare) for op, compare in _COMPARE.items()},
     Op.LIKE: _like,
     Op.NOT_LIKE: _not_like,
     Op.IN: _in,

@@ -30,6 +30,8 @@ _OPS = {
     Op.IS_NOT_NULL: "is not empty",
     Op.BETWEEN: "between",
 }
+#: Selected fields named in the line; the rest of a whole row is "…".
+_SHOWN = 3
 _FN = {"count": "number of", "sum": "sum of", "avg": "average", "min": "lowest", "max": "highest"}
 
 
@@ -62,7 +64,13 @@ def describe(dsl: QueryDSL) -> str:
 def condition(where: Where) -> str:
     """Return one condition in words (groups in parentheses)."""
     parts: list[str] = []
-    if where.field is not None and where.op is not None:
+    if where.field is not None and where.op is not None and where.than is not None:
+        figure = where.than
+        over = f" of {figure.model}" if figure.model else ""
+        parts.append(
+            f"{field_name(where.field)} {_OPS[where.op]} {_FN[figure.fn]} {figure.field}{over}"
+        )
+    elif where.field is not None and where.op is not None:
         parts.append(_test(field_name(where.field), where.op, where.value))
     parts += [condition(w) for w in where.wheres]
     own = " and ".join(parts)
@@ -104,7 +112,8 @@ def _head(dsl: QueryDSL) -> str:
     model = dsl.model
     if not dsl.aggregates:
         if dsl.select:
-            shown = ", ".join(field_name(f) for f in dsl.select)
+            names = [field_name(f) for f in dsl.select]
+            shown = ", ".join(names[:_SHOWN]) + (", …" if len(names) > _SHOWN else "")
             return f"{'distinct ' if dsl.distinct else ''}{shown} of {model}"
         return model
     return ", ".join(_figure(a, model) for a in dsl.aggregates)
@@ -116,7 +125,7 @@ def _figure(aggregate: Aggregate, model: str) -> str:
     what = field_name(aggregate.field)
     distinct = "distinct " if aggregate.distinct else ""
     if aggregate.fn == "count":
-        return f"number of {distinct}{model}" if distinct else f"number of {what} of {model}"
+        return f"number of {distinct}{what} of {model}"
     return f"{_FN[aggregate.fn]} {distinct}{what} of {model}"
 
 

@@ -15,7 +15,9 @@ foreign keys, declared or configured, at most two hops from the queried
 model. A join of type ``exists`` / ``not exists`` does not add rows: it keeps
 the rows that have (or have no) related row matching the wheres that name it.
 With ``aggregates``, each answer row holds the ``group_by`` values and the
-figures; ``having`` and ``orders`` may name a figure by its ``as`` name.
+figures; ``having`` and ``orders`` may name a figure by its ``as`` name. A
+``Where`` may compare its field with a figure over every row of a model
+(``than``: the singers older than the average age) instead of a value.
 """
 
 from __future__ import annotations
@@ -101,6 +103,30 @@ def field_name(field: FieldLike) -> str:
     return f"{field.table}.{field.field}" if field.table else field.field
 
 
+AggregateFn = Literal["count", "sum", "avg", "min", "max"]
+_COMPARISONS = frozenset({Op.EQ, Op.NE, Op.GT, Op.GE, Op.LT, Op.LE})
+
+
+class Overall(_Model):
+    """A figure over every row of a model, compared with a field ("older than the average").
+
+    Example:
+        >>> Overall.model_validate({"fn": "avg", "field": "age"}).model is None
+        True
+    """
+
+    fn: Literal["sum", "avg", "min", "max"]
+    field: str = Field(min_length=1, max_length=128)
+    """A column of ``model``."""
+    model: str | None = Field(default=None, max_length=128)
+    """The model the figure is computed over; ``None`` is the model of the compared field."""
+
+    @field_validator("fn", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
 class Where(_Model):
     """One condition or group.
 
@@ -113,6 +139,8 @@ class Where(_Model):
     op: Op | None = None
     """Defaults to ``=`` when a field is given; ``None`` only on pure groups."""
     value: Any = None
+    than: Overall | None = None
+    """Compare with a figure over all rows instead of a value: ``{"fn": "avg", "field": "age"}``."""
     or_: list[Where] = Field(default_factory=list, alias="or")
     """Alternatives: the condition holds when this one or any of these holds."""
     wheres: list[Where] = Field(default_factory=list)
@@ -131,13 +159,23 @@ class Where(_Model):
         return data
 
     @model_validator(mode="after")
+    def _than(self) -> Where:
+        if self.than is None:
+            return self
+        if self.field is None or self.op not in _COMPARISONS:
+            raise ValueError("'than' needs a field and one of the ops =, !=, >, >=, <, <=")
+        if self.value is not None:
+            raise ValueError("give a value or 'than', not both")
+        return self
+
+    @model_validator(mode="after")
     def _consistent(self) -> Where:
         if self.field is None:
             if self.op is not None or self.value is not None:
                 raise ValueError("op and value need a field")
             if not (self.or_ or self.wheres):
                 raise ValueError("a where needs a field, or a group in 'or' or 'wheres'")
-        elif self.op is not None:
+        elif self.op is not None and self.than is None:
             _check_value_shape(self.op, self.value)
         return self
 
@@ -224,9 +262,6 @@ class Join(_Model):
     def alias(self) -> str:
         """The name fields use for this join."""
         return self.as_ or self.model
-
-
-AggregateFn = Literal["count", "sum", "avg", "min", "max"]
 
 
 class Aggregate(_Model):

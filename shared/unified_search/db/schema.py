@@ -11,6 +11,7 @@ needs a new handler (or ``SchemaCatalog.clear``).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -141,7 +142,7 @@ def build_schema(table: sa.Table, settings: ModelSettings, name: str | None = No
         table=table,
         columns=columns,
         primary_key=tuple(c.name for c in table.primary_key.columns),
-        title=settings.title or _default_title(text),
+        title=settings.title or _default_title(text, name.rpartition(".")[2]),
         searchable=searchable,
         settings=settings,
     )
@@ -180,9 +181,26 @@ def _check_settings(model: str, columns: Mapping[str, ColumnInfo], settings: Mod
         )
 
 
-def _default_title(text_columns: Sequence[str]) -> str | None:
-    # Without a name-like column the title is "<label> <id>": a status word is no title.
-    return next((wanted for wanted in _TITLE_NAMES if wanted in text_columns), None)
+def _default_title(text_columns: Sequence[str], table: str = "") -> str | None:
+    """The column that names a row: ``title``, ``name`` … in any case, else one ending so.
+
+    A text column named like its table names its rows too (``Airline`` of ``airlines``).
+    Without a name-like column the title is "<label> <id>": a status word is no title.
+    """
+    lowered = {c.lower(): c for c in text_columns}
+    for wanted in _TITLE_NAMES:
+        if wanted in lowered:
+            return lowered[wanted]
+    base = table.lower()
+    for candidate in (base, base[:-1] if base.endswith("s") else ""):
+        if candidate in lowered:
+            return lowered[candidate]
+    for wanted in _TITLE_NAMES[:2]:  # "concert_Name", "CountryName", "race_title"
+        for column in text_columns:
+            words = re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", column).lower())
+            if len(words) > 1 and words[-1] == wanted:
+                return column
+    return None
 
 
 class SchemaCatalog:
@@ -251,6 +269,11 @@ def _reflect(conn: sa.Connection, name: str, schema: str) -> sa.Table:
             query = sa.select(column).where(column.is_not(None)).limit(1)
             value = conn.execute(query).scalar()
             column.type = _TYPE_OF_VALUE.get(type(value), sa.types.NullType)()
+        elif isinstance(column.type, sa.Boolean) and conn.dialect.name == "sqlite":
+            # SQLite keeps whatever was written: a "bool" column of 'T'/'F' holds text.
+            query = sa.select(sa.func.typeof(column)).where(column.is_not(None)).limit(1)
+            if conn.execute(query).scalar() == "text":
+                column.type = sa.String()
     return table
 
 

@@ -301,3 +301,87 @@ def sampled_domain() -> Callable[..., Domain]:
         return Domain(models, samples, lexicon or {})
 
     return build
+
+
+# Three more schemas with the habits of databases nobody wrote rules for: capitalised and
+# abbreviated column names (LName, StuID, pet_age), years held as text, a link table, two
+# foreign keys from one table to another.
+EVERYDAY_SCHEMAS = {
+    "music": """
+CREATE TABLE stadium (Stadium_ID INT PRIMARY KEY, Location TEXT, Name TEXT, Capacity INT, Average INT);
+CREATE TABLE singer (Singer_ID INT PRIMARY KEY, Name TEXT, Country TEXT, Song_Name TEXT,
+    Song_release_year TEXT, Age INT);
+CREATE TABLE concert (concert_ID INT PRIMARY KEY, concert_Name TEXT, Theme TEXT,
+    Stadium_ID INT REFERENCES stadium(Stadium_ID), Year TEXT);
+CREATE TABLE singer_in_concert (concert_ID INT REFERENCES concert(concert_ID),
+    Singer_ID INT REFERENCES singer(Singer_ID), PRIMARY KEY (concert_ID, Singer_ID));
+INSERT INTO stadium VALUES (1, 'Raith Rovers', 'Stark''s Park', 10104, 864), (2, 'Ayr United', 'Somerset Park', 11998, 1477),
+    (3, 'East Fife', 'Bayview Stadium', 2000, 864), (4, 'Queen''s Park', 'Hampden Park', 52500, 730),
+    (5, 'Stirling Albion', 'Forthbank Stadium', 3808, 1125);
+INSERT INTO singer VALUES (1, 'Joe Sharp', 'Netherlands', 'You', '1992', 52), (2, 'Timbaland', 'United States', 'Dangerous', '2008', 32),
+    (3, 'Justin Brown', 'France', 'Hey Oh', '2013', 29), (4, 'Rose White', 'France', 'Sun', '2003', 41),
+    (5, 'John Nizinik', 'France', 'Gentleman', '2014', 43), (6, 'Tribal King', 'France', 'Love', '2016', 25);
+INSERT INTO concert VALUES (1, 'Auditions', 'Free choice', 1, '2014'), (2, 'Super bootcamp', 'Free choice 2', 2, '2014'),
+    (3, 'Home Visits', 'Bleeding Love', 2, '2015'), (4, 'Week 1', 'Wide Awake', 4, '2014'),
+    (5, 'Week 1', 'Happy Tonight', 4, '2015'), (6, 'Week 2', 'Party All Night', 4, '2015');
+INSERT INTO singer_in_concert VALUES (1, 2), (1, 3), (1, 5), (2, 3), (2, 6), (3, 5), (4, 4), (5, 6), (5, 3), (6, 2);
+""",
+    "school": """
+CREATE TABLE Student (StuID INTEGER PRIMARY KEY, LName VARCHAR(12), Fname VARCHAR(12), Age INTEGER,
+    Sex VARCHAR(1), city_code VARCHAR(3));
+CREATE TABLE Pets (PetID INTEGER PRIMARY KEY, PetType VARCHAR(20), pet_age INTEGER, weight REAL);
+CREATE TABLE Has_Pet (StuID INTEGER REFERENCES Student(StuID), PetID INTEGER REFERENCES Pets(PetID));
+INSERT INTO Student VALUES (1001, 'Smith', 'Linda', 18, 'F', 'BAL'), (1002, 'Kim', 'Tracy', 19, 'F', 'HKG'),
+    (1003, 'Jones', 'Shiela', 21, 'F', 'WAS'), (1004, 'Kumar', 'Dinesh', 20, 'M', 'CHI'),
+    (1005, 'Gompers', 'Paul', 26, 'M', 'YYZ'), (1006, 'Schultz', 'Andy', 18, 'M', 'BAL'),
+    (1007, 'Apap', 'Lisa', 18, 'F', 'PIT');
+INSERT INTO Pets VALUES (2001, 'cat', 3, 12.0), (2002, 'dog', 2, 13.4), (2003, 'dog', 1, 9.3), (2004, 'cat', 5, 4.1);
+INSERT INTO Has_Pet VALUES (1001, 2001), (1002, 2002), (1002, 2003), (1005, 2004);
+""",
+    "flights": """
+CREATE TABLE airports (AirportCode TEXT PRIMARY KEY, AirportName TEXT, City TEXT);
+CREATE TABLE flights (FlightNo INTEGER PRIMARY KEY, SourceAirport TEXT REFERENCES airports(AirportCode),
+    DestAirport TEXT REFERENCES airports(AirportCode), Price REAL);
+INSERT INTO airports VALUES ('JFK', 'Kennedy', 'New York'), ('LAX', 'Los Angeles Intl', 'Los Angeles'),
+    ('ORD', 'O Hare', 'Chicago');
+INSERT INTO flights VALUES (1, 'JFK', 'LAX', 320), (2, 'LAX', 'JFK', 310), (3, 'JFK', 'ORD', 210), (4, 'ORD', 'LAX', 280);
+""",
+}
+
+
+@pytest.fixture(scope="session")
+def everyday_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The three schemas above as SQLite files."""
+    import sqlite3
+
+    folder = tmp_path_factory.mktemp("everyday")
+    files: dict[str, Path] = {}
+    for name, script in EVERYDAY_SCHEMAS.items():
+        files[name] = folder / f"{name}.db"
+        with sqlite3.connect(files[name]) as conn:
+            conn.executescript(script)
+        conn.close()
+    return files
+
+
+@pytest.fixture(scope="module")
+def pg_everyday_urls(
+    everyday_files: dict[str, Path], postgres_url: str
+) -> Iterator[dict[str, str]]:
+    """The three schemas above, each copied into a fresh PostgreSQL schema, dropped afterwards."""
+    copies = [_copy_to_postgres(path, postgres_url) for path in everyday_files.values()]
+    urls = {name: next(copy) for name, copy in zip(everyday_files, copies, strict=True)}
+    yield urls
+    for copy in copies:
+        next(copy, None)
+
+
+@pytest.fixture(params=ENGINES)
+def everyday_urls(
+    request: pytest.FixtureRequest, everyday_files: dict[str, Path]
+) -> dict[str, str]:
+    """The three schemas' URLs on each database under test."""
+    if request.param == "sqlite":
+        return {name: f"sqlite:///{path}" for name, path in everyday_files.items()}
+    urls: dict[str, str] = request.getfixturevalue("pg_everyday_urls")
+    return urls

@@ -73,7 +73,8 @@ _ZH_ROLLING = re.compile(
 )
 _OPEN = re.compile(
     r"\b(?P<future>upcoming|future|still to come|yet to come|coming up|from now on|ahead)\b"
-    r"|\b(?P<past>past|previous|earlier|already happened|took place|happened)\b(?!\s+(?:the\s+)?\d)"
+    r"|\b(?P<past>past|previous|earlier|already happened|(?:took place|happened)(?=\s*(?:[?.!]|$)))"
+    r"\b(?!\s+(?:the\s+)?\d)"
 )
 
 _BEFORE = {"before", "earlier than", "prior to", "之前", "以前", "前"}

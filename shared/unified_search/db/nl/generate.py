@@ -1,12 +1,16 @@
 """The builtin natural-language → DSL generator: rules over the schema and sampled data, no model.
 
 The question is normalised, the user's lexicon applied and misspellings
-corrected; then rules read it in a fixed order, each using up the words it
-understood: negation cues, dates, limits, comparisons, stock and price words,
-ordering, the names of models, columns and values, aggregate and grouping
-cues, and words seen in the data. The planner ties all of it to one model (or
-several on a tie) and builds the DSL. Words that nothing understood are
-reported, never turned into filters.
+corrected (a capitalised name is not corrected into part of another name);
+then rules read it in a fixed order, each using up the words it understood:
+negation cues, quoted text and text matches, dates, limits, comparisons with
+a figure over all rows ("above the average age") and with numbers, stock and
+price words, "the highest and lowest" pairs, orderings, the names of models,
+columns and values (with generic words such as "id" or "type" next to a
+model), the columns asked for, aggregate and grouping cues, and words seen in
+the data. The planner ties all of it to one model (or several on a tie) and
+builds the DSL. Words that nothing understood are reported, never turned into
+filters.
 """
 
 from __future__ import annotations
@@ -17,9 +21,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from unified_search.db.nl.cues import find_contains, find_figures, find_negations, find_person
+from unified_search.db.nl.cues import (
+    find_contains,
+    find_extremes,
+    find_figures,
+    find_negations,
+    find_person,
+    find_quoted,
+)
 from unified_search.db.nl.dates import find_dates
 from unified_search.db.nl.lexicon import ABBREVIATIONS, CUE_WORDS, FILLER
+from unified_search.db.nl.naming import find_generic_columns
 from unified_search.db.nl.numbers import (
     apply_bare_numbers,
     apply_comparisons,
@@ -27,10 +39,12 @@ from unified_search.db.nl.numbers import (
     apply_stock,
 )
 from unified_search.db.nl.ordering import apply_leading_count, apply_orders
+from unified_search.db.nl.overall import find_overall
 from unified_search.db.nl.planner import Plan, Planner, best
 from unified_search.db.nl.reading import DateTest, Mention, Reading
+from unified_search.db.nl.shown import find_shown
 from unified_search.db.nl.subject import subjects as likely_subjects
-from unified_search.db.nl.text import name_words, normalise, tokenize, word_pattern
+from unified_search.db.nl.text import Token, name_words, normalise, tokenize, word_pattern
 from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
 from unified_search.errors import ErrorCode, SearchError
 
@@ -89,7 +103,7 @@ def interpret(
     (several on a tie).
     """
     check_question(question)
-    text, notes = _rewritten(normalise(question), domain)
+    text, notes = _rewritten(normalise(question), domain, proper_names(question))
     day = today or dt.date.today()
     reading = read(text, domain, day, notes)
     candidates = list(subjects) if every else likely_subjects(reading, domain, subjects)
@@ -107,14 +121,19 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     """Apply every rule to normalised ``text``."""
     reading = Reading.read(text, domain.vocabulary, notes)
     find_negations(reading)
+    find_quoted(reading)
     find_contains(reading)
     _dates(reading, today)
     apply_limit(reading)
+    find_overall(reading)
     apply_comparisons(reading)
     apply_stock(reading)
     apply_leading_count(reading)
+    find_extremes(reading)
     apply_orders(reading, today)
     _mentions(reading)
+    find_generic_columns(reading, domain)
+    find_shown(reading)
     apply_bare_numbers(reading)
     find_figures(reading)
     find_person(reading)
@@ -122,11 +141,17 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     return reading
 
 
-def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
-    """Apply the user's lexicon, then correct misspellings, noting each change."""
+def _rewritten(
+    text: str, domain: Domain, names: frozenset[str] = frozenset()
+) -> tuple[str, list[str]]:
+    """Apply the user's lexicon, then correct misspellings, noting each change.
+
+    ``names`` are words written with a capital inside a sentence: a name is never "corrected"
+    into a word known only as part of other names ("Mara" is not the "Maya" of "Maya Patel").
+    """
     notes: list[str] = []
     text = re.sub(r"\bno\.?\s+(?=of\b)", "number ", text)  # "no. of bookings"
-    text = re.sub(r"[a-z]+", lambda m: ABBREVIATIONS.get(m.group(), m.group()), text)
+    text = re.sub(r"[a-z]+", lambda m: _spelled(m.group(), domain), text)
     for phrase, meaning in domain.lexicon.items():
         pattern = word_pattern(normalise(phrase))
         if pattern.search(text):
@@ -136,11 +161,25 @@ def _rewritten(text: str, domain: Domain) -> tuple[str, list[str]]:
     position = 0
     for token in tokenize(text):
         corrected = _unprefixed(token.text, domain) or domain.vocabulary.correct(token.text)
+        if token.text in names and corrected and domain.vocabulary.part_only(corrected):
+            continue  # "Mara" is no misspelt "Maya" (of "Maya Patel")
         if corrected is not None:
             pieces += [text[position : token.start], corrected]
             position = token.end
             notes.append(f"{token.text} → {corrected}")
     return "".join([*pieces, text[position:]]), notes
+
+
+def proper_names(question: str) -> frozenset[str]:
+    """Words written with a capital letter that does not start a sentence ("by Mara Quell")."""
+    found = re.finditer(r"(?<![.?!:]\s)(?<!^)(?<![.?!:])\b([A-Z][a-z]+)\b", question.strip())
+    return frozenset(m.group(1).lower() for m in found)
+
+
+def _spelled(word: str, domain: Domain) -> str:
+    """Spell out an abbreviation ("dept"), unless the data itself holds the word ("cat")."""
+    full = ABBREVIATIONS.get(word)
+    return word if full is None or domain.vocabulary.names_word(word) else full
 
 
 def _unprefixed(word: str, domain: Domain) -> str | None:
@@ -173,6 +212,7 @@ def _mentions(reading: Reading) -> None:
             meanings = reading.vocabulary.meanings(phrase)
             if length == 1 and phrase[0].text in FILLER:  # "list" is no synonym of "listed"
                 meanings = [m for m in meanings if _names(phrase[0].text, m)]
+                meanings = [m for m in meanings if _letter_after_column(reading, phrase[0], m)]
             if meanings:
                 start, end = phrase[0].start, phrase[-1].end
                 reading.mentions.append(Mention(start, end, reading.text[start:end], meanings))
@@ -187,6 +227,18 @@ def _names(word: str, meaning: Meaning) -> bool:
     if meaning.kind == "column":
         return word in name_words(meaning.column or "")
     return meaning.exact
+
+
+def _letter_after_column(reading: Reading, token: Token, meaning: Meaning) -> bool:
+    """A one-letter value that is also a word ("a", "i") counts only after its column ("room A")."""
+    if meaning.kind != "value" or len(meaning.value or "") > 1:
+        return True
+    last = reading.mentions[-1] if reading.mentions else None
+    return (
+        last is not None
+        and not reading.text[last.end : token.start].strip()
+        and any((m.model, m.column) == (meaning.model, meaning.column) for m in last.of("column"))
+    )
 
 
 def _contiguous(text: str, tokens: Sequence[object]) -> bool:

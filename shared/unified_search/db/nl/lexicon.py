@@ -35,6 +35,7 @@ _FILLER_TEXT = """
     did does is was are were been than then whether if based located living lives live
     gear options choices selection offerings range catalog catalogue inventory collection
     brought bring brings often frequently work works working worked run runs ran people person
+    well given along
     persons anyone everyone but here company firm organisation organization business
     """
 #: Words naming the kind of answer wanted (an overview, examples): never a condition on rows.
@@ -111,6 +112,8 @@ SYNONYMS = _table(
     genr: category, type, kind
     statu: 状态, state
     descript: about, described
+    sex: gender
+    gender: sex
     """
 )
 #: Everyday names of common models, keyed by the stem of the model's name.
@@ -151,6 +154,36 @@ RELATION_VERBS = _table(
     """
 )
 
+#: Verbs that only say how rows relate ("pets owned by students", "concerts held in 2014"):
+#: read once the plan follows a link or tests a condition, they add nothing to it.
+LIGHT_VERBS = _words(
+    """
+    happen happened occur occurred take takes took taken hold holds held play played perform
+    performed own owned have has had raise raised keep kept produce produced make made build
+    built design designed create created write wrote written publish published release released
+    direct directed attend attended participate participated enrol enroll enrolled belong
+    belongs register registered visit visited win won teach taught study studied work worked
+    manage managed host hosted organize organized sing sang star starred feature featured appear
+    appeared compete competed run ran drive drove live lived stay stayed serve served offer
+    offered record recorded locate located come came show shown use used score scored operate
+    operated depart departed arrive arrived leave left fly flies flew go goes went receive
+    received give given got
+    """
+)
+#: Of ``LIGHT_VERBS``, those that fit any link ("pets owned by students"); the others say
+#: which link they mean, so "written by Maya" needs a link named for writing.
+GENERIC_VERBS = _words(
+    """
+    have has had own owned raise raised keep kept belong belongs contain contains include
+    includes hold holds held take took happen happened occur occurred exist exists locate located
+    live lived stay stayed come came show shown use used receive received give given got
+    """
+)
+#: Words for the letters a sex or gender column holds.
+SEX_WORDS: dict[str, tuple[str, ...]] = {
+    "f": ("female", "females", "woman", "women", "girl", "girls"),
+    "m": ("male", "males", "man", "men", "boy", "boys"),
+}
 #: Common abbreviations, read as the words they stand for.
 ABBREVIATIONS: dict[str, str] = {
     "rep": "representative", "reps": "representatives", "mgr": "manager", "mgrs": "managers",
@@ -160,10 +193,20 @@ ABBREVIATIONS: dict[str, str] = {
     "avg": "average", "emp": "employee", "emps": "employees", "cust": "customer",
     "custs": "customers", "prod": "product", "prods": "products", "cat": "category",
 }  # fmt: skip
+#: Single letters that stand for a part of a name in column names ("LName", "f_name").
+NAME_INITIALS: dict[str, str] = {"f": "first", "l": "last", "m": "middle"}
+#: Whole abbreviated words of column names, read as what they stand for.
+COLUMN_ABBREVIATIONS: dict[str, str] = {
+    "fname": "first name", "lname": "last name", "mname": "middle name", "dob": "date of birth",
+    "addr": "address", "tel": "telephone", "desc": "description", "pop": "population",
+    "no": "number", "num": "number", "nbr": "number", "nr": "number", "amt": "amount",
+}  # fmt: skip
 #: Words the rules read (comparison, ordering, dates, aggregates): known, never "corrected".
 CUE_WORDS = _words("""
     above ago apart april ascending august average avg below beneath besides best between
     bigger biggest cheaper cheapest costliest count day days december descending during each
+    fewest greatest heavier heaviest lighter lightest taller tallest shortest longest alphabetical
+    alphabetically ascending
     earliest equal equals every exactly exceeding exceeds except excluding expensive february
     fewer first free future greater grouped higher highest january july june larger largest
     last latest least less longer lower lowest many march max maximum may mean min minimum
@@ -203,6 +246,32 @@ STOCK_WORDS = frozenset({"stock", "inventory", "available", "on_hand"})
 QUANTITY_WORDS = frozenset({"quantity", "qty", "units", "copies", "count", "sold", "sales"})
 #: Column-name words that mark popularity counted on the row itself.
 POPULARITY_WORDS = frozenset({"sold", "sales", "popularity", "views", "downloads", "plays"})
+#: Column-name words that mark the size of a thing ("biggest", "larger than").
+SIZE_WORDS = frozenset({"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"})
+#: Column-name words that mark a length ("longest", "longer than").
+LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
+#: Column-name words of a birth date ("the oldest" was born first).
+BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
+#: Column-name words of each kind of measure a word implies ("cheapest", "older than").
+MEASURE_WORDS: dict[str, frozenset[str]] = {
+    "money": MONEY_WORDS,
+    "rating": RATING_WORDS,
+    "size": SIZE_WORDS,
+    "length": LENGTH_WORDS,
+    "popularity": POPULARITY_WORDS,
+    "age": frozenset({"age"}),
+    "weight": frozenset({"weight", "mass"}),
+    "height": frozenset({"height"}),
+}
+#: Column-name words of a link's direction, by the preposition that asks for it.
+DIRECTION_WORDS: dict[str, frozenset[str]] = {
+    "from": frozenset({"source", "src", "origin", "from", "departure", "departing", "start"}),
+    "to": frozenset({"destination", "dest", "dst", "to", "arrival", "arriving", "end", "target"}),
+}
+#: Words before a value that say which way a link goes ("flights to Paris", "departing from").
+DIRECTION_CUES = {"from": "from", "to": "to", "into": "to", "towards": "to", "toward": "to"}
+#: Column-name words of a number that is a year ("Founded", "Year_Published", "join_year").
+YEAR_WORDS = frozenset({"year", "founded", "established", "opened", "built", "launched"})
 #: Column-name words of dates that are rarely what a bare date phrase means.
 SECONDARY_DATES = frozenset({"birth", "born", "end", "ended", "updated", "modified", "deleted"})
 

@@ -1,65 +1,39 @@
-"""Orderings and figures: "cheapest", "top 3 earners", "how many", "average price", "per status".
+"""The shape of ranked and counted answers: "the most concerts", "more than 5 employees".
 
-An ordering goes to the column its words name, else to the subject's column
-of the kind it implies (money for "cheapest", the main date for "newest", a
-rating, a size, a sold quantity). When that column lies on rows related to the
-subject ("the customer who spent the most", "the genre with the most books"),
-the question is turned around: the related rows are summed or counted per
-subject row and ranked. "more than 5 employees" after a model counts related
-rows the same way. A plural column named first ("which brands …") asks for its
-distinct values.
+When the column an ordering is about lies on rows related to the subject ("the customer who
+spent the most", "the genre with the most books"), the question is turned around: the related
+rows are summed or counted per subject row and ranked. "more than 5 employees" after a model
+counts related rows the same way (through a table linking the two when there is one);
+"countries with more than one airport" counts the subject's rows per value.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from unified_search.db.dsl import Aggregate, Op, Order, Where
-from unified_search.db.nl.draft import row_names
-from unified_search.db.nl.lexicon import (
-    MONEY_WORDS,
-    POPULARITY_WORDS,
-    QUANTITY_WORDS,
-    RATING_WORDS,
-)
-from unified_search.db.nl.reading import NEAR, Mention, NumberTest, OrderWish
-from unified_search.db.nl.text import name_words
+from unified_search.db.nl.orders import order_column, sold_column
+from unified_search.db.nl.reading import Mention, NumberTest, OrderWish
+from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.text import is_plural
 from unified_search.db.nl.vocabulary import Meaning
+from unified_search.db.relations import Step
 
-if TYPE_CHECKING:
-    from unified_search.db.nl.planner import Planner
-
-_SIZE_WORDS = frozenset(
-    {"size", "capacity", "area", "volume", "length", "pages", "weight", "seats"}
-)
-_LENGTH_WORDS = frozenset({"length", "pages", "duration", "minutes", "hours", "runtime", "words"})
-_BIRTH_WORDS = frozenset({"birth", "born", "birthday", "dob"})
-_MONEY_MEASURES = frozenset({
-    "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
-    "earnings", "money", "cost", "costs",
-})  # fmt: skip
-_MEASURES = {
-    "money": MONEY_WORDS,
-    "rating": RATING_WORDS,
-    "size": _SIZE_WORDS,
-    "length": _LENGTH_WORDS,
-    "popularity": POPULARITY_WORDS,
-}
+_DEGREE = re.compile(r"(?:the\s+)?(?:biggest|largest|highest|greatest|smallest|lowest)\b")
+_FREQUENT = re.compile(r"(?:most\s+)?(?:common|frequent|popular|usual|typical)\b")
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
-_NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
-_SORTABLE = ("int", "float", "date", "datetime", "str")
 
 
-def _count() -> Aggregate:
+def count_rows() -> Aggregate:
+    """Count the rows (named ``count``)."""
     return Aggregate(fn="count", **{"as": "count"})
 
 
 # -- turning the question around ------------------------------------------------------------
 
 
-def shape(p: Planner) -> None:
+def shape(p: PlanState) -> None:
     """Rank or count related rows per subject row, when the question asks that of a named subject."""
     # The subject must be what the question is about: named, or the model of a value it names.
     named = any(p.subject in {m.model for m in x.of("model") + x.of("value")} for x in p.mentions)
@@ -68,7 +42,12 @@ def shape(p: Planner) -> None:
     if _units_sold(p):
         return
     for wish in p.reading.orders:
-        measure = _order_column(p, wish)
+        if wish.measure == "alpha":
+            continue  # an alphabetical order ranks nothing
+        if _most_common(p, wish):
+            p.handled.add(id(wish))
+            return
+        measure = order_column(p, wish)
         if measure is not None and measure.kind == "model" and measure.model == p.subject:
             if not wish.top and _ranked_groups(p, wish):
                 p.handled.add(id(wish))
@@ -87,19 +66,19 @@ def shape(p: Planner) -> None:
             return
 
 
-def _units_sold(p: Planner) -> bool:
+def _units_sold(p: PlanState) -> bool:
     """Read "how many espressos did we sell": the units on the rows that sold them, summed."""
     cue = p.reading.figure
     verb = _SOLD.search(p.reading.text, cue.end) if cue is not None else None
     if cue is None or verb is None or cue.fn != "count" or p.reading.person:
         return False
-    sold = _sold(p)
+    sold = sold_column(p)
     paths = p.domain.relations.paths(sold.model, p.subject) if sold is not None else []
     if sold is None or not paths or not all(s.forward for s in paths[0]):
         return False
     p.head = p.subject
     p.draft.subject = sold.model  # what was sold is reached from the rows that sold it
-    figure = Aggregate(fn="sum", field=sold.column) if sold.column else _count()
+    figure = Aggregate(fn="sum", field=sold.column) if sold.column else count_rows()
     p.draft.aggregates = [figure]
     p.understood(cue.start, cue.end)
     p.understood(*verb.span())
@@ -107,18 +86,25 @@ def _units_sold(p: Planner) -> bool:
     return True
 
 
-def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
+def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     """Rank subject rows by a figure over related rows ("which customer spent the most")."""
     head = p.subject
     paths = p.domain.relations.paths(measure.model, head)
-    if not paths or not all(s.forward for s in paths[0]):
+    if paths and all(s.forward for s in paths[0]):
+        rows, path = measure.model, paths[0]
+    elif measure.kind == "model" and (linked := counting_path(p, measure.model)) is not None:
+        rows, path = linked  # "the store with the most employees": its assignments
+    else:
         return False
     plural = _head_plural(p, head)
     p.head = head
-    p.draft.regroup(measure.model, paths[0])
+    p.draft.regroup(rows, path)
     summed = measure.column is not None and p.column(measure).kind in _NUMERIC
-    # "most units" sums them; "most orders", "most borrowed" counts the related rows
-    figure = Aggregate(fn="sum", field=measure.column) if summed else _count()
+    # "most units" sums them; "most orders", "most borrowed" counts the related rows;
+    # "the biggest bonus" is the largest one
+    single = _DEGREE.match(p.reading.text, wish.start) is not None
+    fn = ("max" if wish.sort == "desc" else "min") if single else "sum"
+    figure = Aggregate(fn=fn, field=measure.column) if summed else count_rows()
     p.draft.aggregates = [figure]
     p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not plural:
@@ -133,22 +119,42 @@ def _ranked(p: Planner, wish: OrderWish, measure: Meaning) -> bool:
     return True
 
 
-def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
-    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
-    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
-    columns = [
-        (mention, c)
-        for mention in before
+def _most_common(p: PlanState, wish: OrderWish) -> bool:
+    """Read "the most common city of members": cities ranked by how many members hold each."""
+    if wish.term is None or not _FREQUENT.match(p.reading.text, wish.term[0]):
+        return False
+    start, end = wish.term
+    inside = [m for m in p.mentions if start <= m.start and m.end <= end and not m.of("model")]
+    columns = [(m, c) for m in inside for c in _groupable(p, m)]
+    if not columns:
+        return False
+    p.reading.take(*wish.term)
+    return _rank_values(p, wish, *columns[0])
+
+
+def _groupable(p: PlanState, mention: Mention) -> list[Meaning]:
+    return [
+        c
         for c in mention.of("column")
         if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
     ]
+
+
+def _ranked_groups(p: PlanState, wish: OrderWish) -> bool:
+    """Rank a column's values by how many subject rows hold each ("which brand has the most products")."""
+    before = [m for m in p.mentions if m.end <= wish.start and not m.of("model")]
+    columns = [(mention, c) for mention in before for c in _groupable(p, mention)]
     if not columns:
         return False
-    mention, column = columns[-1]
-    p.draft.aggregates = [_count()]
+    return _rank_values(p, wish, *columns[-1])
+
+
+def _rank_values(p: PlanState, wish: OrderWish, mention: Mention, column: Meaning) -> bool:
+    """Group the subject's rows by ``column`` and rank the values by how many rows hold each."""
+    p.draft.aggregates = [count_rows()]
     p.draft.group_by = [column.column or ""]
     p.draft.orders.append(Order(field="count", sort="desc" if wish.sort == "desc" else "asc"))
-    if p.draft.limit is None and not plural(mention.text):
+    if p.draft.limit is None and not is_plural(mention.text):
         p.draft.limit = 1
     if wish.term:
         p.reading.take(*wish.term)
@@ -157,277 +163,77 @@ def _ranked_groups(p: Planner, wish: OrderWish) -> bool:
     return True
 
 
-def _head_plural(p: Planner, head: str) -> bool:
-    """Tell whether the question names the grouped model in the plural ("which customers …")."""
+def _head_plural(p: PlanState, head: str) -> bool:
+    """Tell whether the question names the grouped model in the plural ("which customers …").
+
+    A singular verb after it asks for one all the same ("which of the countries has …").
+    """
     for mention in p.mentions:
         if any(m.model == head for m in mention.of("model")):
-            return plural(mention.text)
+            verb = re.match(r"\s+(\w+)", p.reading.text[mention.end :])
+            if verb is not None and verb.group(1) in ("has", "is", "was", "does"):
+                return False
+            return is_plural(mention.text)
     return True
 
 
-def _count_test(p: Planner, test: NumberTest) -> bool:
+def _count_test(p: PlanState, test: NumberTest) -> bool:
     """Read "departments with more than 5 employees": related rows counted per subject row."""
     mention = p.model_right_after(test)
     if mention is None or test.op is Op.BETWEEN or p.draft.aggregates or test.currency:
         return False
     counted = mention.of("model")[0].model
-    paths = p.domain.relations.paths(counted, p.subject, max_hops=1)
-    if counted == p.subject or not paths or not paths[0][0].forward:
+    if counted == p.subject:
+        return _count_values(p, test, mention)
+    found = counting_path(p, counted)
+    if found is None:
         return False
     p.head = p.subject
-    p.draft.regroup(counted, paths[0])
-    p.draft.aggregates = [_count()]
+    p.draft.regroup(*found)
+    p.draft.aggregates = [count_rows()]
     p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
     p.reading.take(test.start, mention.end)
     p.used.update({test.start, mention.start})
     return True
 
 
-# -- ordering -------------------------------------------------------------------------------
-
-
-def order(p: Planner, wish: OrderWish) -> None:
-    """Order by the column the wish names or implies; a count next to it is the limit."""
-    column = _order_column(p, wish) or _named_before(p, wish)
-    if column is None:
-        if not wish.top:  # only "top N …" may name no column: the count alone is meant
-            p.unknown.append(p.reading.text[wish.start : wish.end])
-        return
-    if column.kind == "model" and column.model == p.subject and wish.top:
-        return  # "top 4 products": the count is the limit, nothing to order by
-    placed = None
-    if column.kind != "model" and (column.model == p.subject or p.draft.one_to_one(column.model)):
-        placed = p.draft.field(column.model, column.column or "", condition=False)
-    grouped = p.draft.aggregates and placed is not None and placed[0] not in p.draft.group_by
-    if placed is None or grouped:  # a row's column cannot order groups ("… in each category")
-        p.unknown.append(p.reading.text[wish.start : wish.end])
-        return
-    if all(o.field != placed[0] for o in p.draft.orders):
-        sort = "desc" if wish.sort == "desc" else "asc"
-        p.draft.orders.append(Order(field=placed[0], sort=sort))
-    if wish.term:
-        p.reading.take(*wish.term)
-    p.understood(wish.start, wish.end, p.weight(column.model))
-
-
-def _named_before(p: Planner, wish: OrderWish) -> Meaning | None:
-    """The numeric column named right before a superlative ("holds the most people")."""
-    if wish.top or wish.measure is not None:
-        return None
-    return p.near_column(wish.start - NEAR, wish.start, _NUMERIC)
-
-
-def _order_column(p: Planner, wish: OrderWish) -> Meaning | None:
-    if wish.term is not None:
-        start, end = wish.term
-        by = p.reading.text.find(" by ", start, end)
-        start = by + 4 if by >= 0 else start  # "top 5 customers by number of orders"
-        for mention in [m for m in p.mentions if start <= m.start and m.end <= end]:
-            columns = [
-                m
-                for m in mention.of("column")
-                if p.draft.reachable(m.model)
-                and p.column(m).kind in _SORTABLE
-                and p.value_column(m)
-            ]
-            numeric = [m for m in columns if p.column(m).kind in _NUMERIC]
-            models = [Meaning("model", m.model) for m in mention.of("model")]
-            chosen = models or numeric or columns
-            if chosen:
-                p.used.add(mention.start)
-                return chosen[0]
-        return None
-    kinds = ("date", "datetime") if wish.measure in ("date", "age") else _NUMERIC
-    near = p.near_column(wish.start, wish.end, kinds)
-    if near is not None and _fits(near, wish.measure):
-        return near
-    return _measure(p, wish.measure)
-
-
-def _fits(meaning: Meaning, measure: str | None) -> bool:
-    words = set(name_words(meaning.column or ""))
-    wanted = dict(_MEASURES, size=_SIZE_WORDS | MONEY_WORDS)
-    return measure not in wanted or bool(words & wanted[measure])
-
-
-def _measure(p: Planner, measure: str | None) -> Meaning | None:
-    """The subject's column of a kind of measure (for "cheapest", "newest", "biggest" …)."""
-    schema = p.draft.schema
-    if measure == "age":  # the oldest person was born first; a thing was made first
-        born = p.own(schema, ("date", "datetime"), _BIRTH_WORDS)
-        return Meaning("column", p.subject, born[0].name) if born else p.main_date(0)
-    if measure == "date":
-        return p.main_date(0)
-    found = p.own(schema, _NUMERIC, _MEASURES.get(measure or "", frozenset()))
-    if not found and measure == "size":
-        found = p.own(schema, _NUMERIC, MONEY_WORDS)
-    if not found and measure == "popularity":
-        return _sold(p)
-    return Meaning("column", p.subject, found[0].name) if found else None
-
-
-def _sold(p: Planner) -> Meaning | None:
-    """For "best selling": the quantity column of rows pointing at the subject, else those rows."""
-    children = [s.end for s in p.domain.relations.steps_from(p.subject) if not s.forward]
-    for child in children:
-        quantity = p.own(p.domain.models[child], _NUMERIC, QUANTITY_WORDS)
-        if quantity:
-            return Meaning("column", child, quantity[0].name)
-    return Meaning("model", children[0]) if children else None
-
-
-# -- figures --------------------------------------------------------------------------------
-
-
-def figures(p: Planner) -> None:
-    """Read "how many", "average …", "total …" (and "… per …" without them) into aggregates."""
-    figure = p.reading.figure
-    if figure is None:
-        _implied(p)
-        return
-    if p.reading.text[: figure.start].rstrip().endswith(" by"):
-        p.unknown.append(p.reading.text[figure.start : figure.end])  # a ranking not understood
-        return
-    if figure.fn == "count":
-        p.draft.aggregates = [_count()]
-    else:
-        target = _figure_column(p, figure.start, figure.end)
-        if target is None:
-            if figure.fn != "sum":  # "total" alone may be a column ("orders with a total over 500")
-                p.unknown.append(p.reading.text[figure.start : figure.end])
-            return
-        placed = p.draft.field(target.model, target.column or "", condition=False)
-        if placed is None:
-            return
-        p.draft.aggregates = [Aggregate.model_validate({"fn": figure.fn, "field": placed[0]})]
-        counted = _NUMBER_OF.match(p.reading.rest, figure.end)
-        if counted:  # "average number of pages": the average of the pages
-            p.reading.take(*counted.span())
-        for word in _money_words(p, figure.end):
-            p.reading.take(figure.end + word.start(), figure.end + word.end())
-        p.score += p.weight(target.model)
-    p.understood(figure.start, figure.end)
-    group(p)
-
-
-def _implied(p: Planner) -> None:
-    """Total or count per group without "how many" ("units ordered per category")."""
-    explicit = [g for g in p.reading.groups if g not in p.reading.loose_groups]
-    if not explicit or p.draft.aggregates:
-        return
-    before = [m for m in p.mentions if m.end <= min(explicit)]
-    numeric = [
-        c
-        for m in before
-        if not m.of("model")
-        for c in m.of("column")
-        if p.column(c).kind in _NUMERIC and p.value_column(c) and c.model == p.subject
-    ]
-    counted = any(p.subject in {x.model for x in m.of("model")} for m in before)
-    if not numeric and not counted:
-        return
-    p.draft.aggregates = [Aggregate(fn="sum", field=numeric[0].column) if numeric else _count()]
-    group(p)
-    if not p.draft.group_by:
-        p.draft.aggregates = []
-
-
-def _figure_column(p: Planner, start: int, end: int) -> Meaning | None:
-    """The numeric column an aggregate cue is about: named after it, else just before it."""
-    after = sorted((m for m in p.mentions if 0 <= m.start - end <= NEAR), key=lambda m: m.start)
-    before = sorted((m for m in p.mentions if 0 <= start - m.end <= NEAR), key=lambda m: -m.end)
-    for mention in [*after, *before]:
-        if mention.of("model"):
-            continue
-        numeric = [
-            m
-            for m in mention.of("column")
-            if p.column(m).kind in _NUMERIC and p.value_column(m) and p.draft.reachable(m.model)
-        ]
-        numeric.sort(key=lambda m: m.model != p.subject)
-        if numeric:
-            p.used.add(mention.start)
-            return numeric[0]
-    if _money_words(p, start) or p.reading.text[start:end] == "how much":
-        return _measure(p, "money")  # "total revenue", "revenue per status", "how much"
-    return None
-
-
-def _money_words(p: Planner, end: int) -> list[re.Match[str]]:
-    words = re.finditer(r"[a-z]+", p.reading.text[end : end + NEAR])
-    return [w for w in words if w.group() in _MONEY_MEASURES]
-
-
-def group(p: Planner) -> None:
-    """Group by what a "per"/"by"/"in each" cue names: a column, or a model's rows."""
-    for position in p.reading.groups:
-        chain = _chain_after(p, position)
-        columns = [
-            m
-            for mention in chain
-            for m in mention.of("column")
-            if p.draft.reachable(m.model) and p.value_column(m)
-        ]
-        models = [m.model for mention in chain for m in mention.of("model") if m.model != p.subject]
-        if columns:
-            placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
-            fields = [placed[0]] if placed else []
-        elif models:
-            alias = p.draft.joined(models[0])
-            fields = (
-                [f"{alias}.{c}" for c in row_names(p.domain.models[models[0]])] if alias else []
-            )
-        else:
-            fields = []
-        if fields:
-            p.draft.group_by += fields
-            p.used.update(m.start for m in chain)
-            p.reading.take(_word_start(p.reading.text, position), chain[-1].end)
-            grouped = columns[-1].model if columns else models[0]
-            p.understood(chain[0].start, chain[0].end, p.weight(grouped))
-            return
-
-
-def _chain_after(p: Planner, position: int) -> list[Mention]:
-    """The mentions right after a grouping cue, one phrase ("per customer country")."""
-    chain: list[Mention] = []
-    end = position
-    for mention in sorted(p.mentions, key=lambda m: m.start):
-        if mention.start < end:
-            continue
-        gap = p.reading.text[end : mention.start].strip()
-        if gap not in ("", "the", "each", "every", "of") or mention.of("value"):
-            break
-        chain.append(mention)
-        end = mention.end
-    return chain
-
-
-def _word_start(text: str, end: int) -> int:
-    words = text[:end].split()
-    return end - len(words[-1]) if words else end
-
-
-def listing(p: Planner) -> None:
-    """List a plural column named first by its distinct values ("which brands do we sell?")."""
-    if p.draft.aggregates or p.draft.orders or not p.mentions:
-        return
+def _count_values(p: PlanState, test: NumberTest, mention: Mention) -> bool:
+    """Read "countries that have more than one airport": subject rows counted per value."""
     first = min(p.mentions, key=lambda m: m.start)
-    columns = [
-        m
-        for m in first.of("column")
-        if m.model == p.subject
-        and p.column(m).kind == "str"
-        and p.value_column(m)
-        and m.column != p.draft.schema.title  # "titles published since 2023" are the rows
-    ]
-    if first.of("model") or first.of("value") or not columns or not plural(first.text):
-        return
-    p.draft.select, p.draft.distinct = [columns[0].column or ""], True
-    p.used.add(first.start)
+    named = p.reading.shown or (
+        [first] if first.start < test.start and not first.of("model") else []
+    )
+    shown = {
+        c.column: c
+        for s in named
+        for c in s.of("column")
+        if c.model == p.subject and p.column(c).kind == "str" and p.value_column(c)
+    }
+    if len(shown) != 1:
+        return False
+    column = next(iter(shown.values()))
+    p.draft.aggregates = [count_rows()]
+    p.draft.group_by = [column.column or ""]
+    p.draft.having.append(Where(field="count", op=test.op, value=int(test.values[0])))
+    p.reading.take(test.start, mention.end)
+    p.used.update({test.start, mention.start})
+    return True
 
 
-def plural(text: str) -> bool:
-    """Tell whether a phrase ends with a plural noun ("customers", not "status" or "class")."""
-    last = text.split()[-1] if text.split() else ""
-    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+def counting_path(p: PlanState, counted: str) -> tuple[str, tuple[Step, ...]] | None:
+    """The rows to count per subject row, and the link that leads from them to it.
+
+    Rows of ``counted`` that point at the subject; or, when a link table joins the two ("a
+    student has pets" through ``has_pet``), its rows: one per related row.
+    """
+    direct = p.domain.relations.paths(counted, p.subject, max_hops=1)
+    if direct and direct[0][0].forward:
+        return counted, direct[0]
+    for step in p.domain.relations.steps_from(counted):
+        between = step.end
+        if step.forward or between == p.subject:
+            continue
+        onward = p.domain.relations.paths(between, p.subject, max_hops=1)
+        if onward and onward[0][0].forward:  # "members who borrowed 2 books": their loans
+            return between, onward[0]
+    return None

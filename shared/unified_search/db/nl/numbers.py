@@ -24,10 +24,49 @@ _N1, _N2 = _NUM.format(i=1), _NUM.format(i=2)
 _PREFIX_OPS: dict[Op, str] = {
     Op.LE: r"no more than|not more than|no higher than|not over|at most|up to|max(?:imum)?(?: of)?|<=|不超过|不高于|最多|至多",
     Op.GE: r"at least|no less than|not less than|no fewer than|min(?:imum)?(?: of)?|>=|至少|不低于|不少于|最少",
-    Op.LT: r"under|below|less than|lower than|fewer than|cheaper than|smaller than|shorter than|younger than|beneath|<|低于|小于|少于|不到",
-    Op.GT: r"over|above|more than|greater than|higher than|larger than|bigger than|longer than|exceeding|exceeds|pricier than|more expensive than|older than|>|高于|大于|超过|多于",
+    Op.LT: r"under|below|less than|lower than|fewer than|beneath|<|低于|小于|少于|不到",
+    Op.GT: r"over|above|more than|greater than|higher than|exceeding|exceeds|>|高于|大于|超过|多于",
     Op.EQ: r"exactly|equal to|equals|precisely|=|等于",
 }
+#: Comparisons that say what they measure: "older than 30" is about an age.
+#: "3 years old", "aged 30": an age given outright.
+_AGED = (
+    re.compile(rf"(?<![a-z])(?:aged|at the age of)\s*{_N1}"),
+    re.compile(rf"(?<![a-z.]){_N1}\s*(?:years?|yrs?)[\s-]+old\b"),
+)
+_MEASURED: tuple[tuple[Op, str, str], ...] = (
+    (Op.GT, "age", r"older than"),
+    (Op.LT, "age", r"younger than"),
+    (
+        Op.GT,
+        "weight",
+        r"heavier than|weigh(?:s|ed|ing)? (?:more|over) than|weigh(?:s|ed|ing)? over",
+    ),
+    (Op.LT, "weight", r"lighter than|weigh(?:s|ed|ing)? less than|weigh(?:s|ed|ing)? under"),
+    (Op.GT, "height", r"taller than"),
+    (Op.GT, "length", r"longer than"),
+    (Op.LT, "length", r"shorter than"),
+    (Op.GT, "money", r"more expensive than|pricier than|costlier than|dearer than"),
+    (Op.LT, "money", r"cheaper than|less expensive than"),
+    (Op.GT, "size", r"larger than|bigger than"),
+    (Op.LT, "size", r"smaller than"),
+)
+_MEASURED_PATTERNS = [
+    (op, measure, re.compile(rf"(?<![a-z])(?:{words})\s*{_N1}")) for op, measure, words in _MEASURED
+]
+#: "above age 20", "a greater weight than 10": the comparison with its column named inside.
+_AROUND = re.compile(
+    r"(?<![a-z])(?:(?P<pre>above|over|under|below|at least|at most)\s+(?:an?\s+|the\s+)?"
+    r"(?P<term>[a-z_]+(?:\s+[a-z_]+)?)\s+(?:of\s+)?"
+    r"|(?P<cmp>more|greater|higher|larger|bigger|less|fewer|smaller|lower|longer|shorter)\s+"
+    r"(?P<term2>[a-z_]+(?:\s+[a-z_]+)?)\s+than\s+)" + _N1.replace("(?P<cur1>", "(?P<cur1>", 1)
+)
+_AROUND_OPS = {
+    "above": Op.GT, "over": Op.GT, "under": Op.LT, "below": Op.LT, "at least": Op.GE,
+    "at most": Op.LE, "more": Op.GT, "greater": Op.GT, "higher": Op.GT, "larger": Op.GT,
+    "bigger": Op.GT, "longer": Op.GT, "less": Op.LT, "fewer": Op.LT, "smaller": Op.LT,
+    "lower": Op.LT, "shorter": Op.LT,
+}  # fmt: skip
 _POSTFIX_OPS: dict[str, Op] = {
     "or more": Op.GE,
     "or higher": Op.GE,
@@ -108,9 +147,34 @@ def apply_comparisons(reading: Reading) -> None:
         _record(reading, match, Op.BETWEEN, [number_value(match, 1), number_value(match, 2)])
     for match in list(_POSTFIX.finditer(reading.rest)):
         _record(reading, match, _POSTFIX_OPS[match["post"]], [number_value(match)])
+    for pattern in _AGED:
+        for match in list(pattern.finditer(reading.rest)):
+            _record(reading, match, Op.EQ, [number_value(match)], "age")
+    for op, measure, pattern in _MEASURED_PATTERNS:
+        for match in list(pattern.finditer(reading.rest)):
+            _record(reading, match, op, [number_value(match)], measure)
     for op, pattern in _PREFIX.items():  # "no more than" is read before "more than"
         for match in list(pattern.finditer(reading.rest)):
             _record(reading, match, op, [number_value(match)])
+    for match in list(_AROUND.finditer(reading.rest)):
+        _around(reading, match)
+
+
+def _around(reading: Reading, match: re.Match[str]) -> None:
+    """Read "above age 20", "a greater weight than 10" when the inner words name a column."""
+    group = "term" if match["term"] else "term2"
+    words = tokenize(match[group])
+    if not words or not any(m.kind == "column" for m in reading.vocabulary.meanings(words)):
+        return
+    op = _AROUND_OPS[match["pre"] or match["cmp"]]
+    term = match.span(group)
+    if not reading.free(match.start(), match.end()):
+        return
+    currency = bool(CURRENCY.search(reading.text[match.start() : match.end() + 9]))
+    test = NumberTest(op, [number_value(match)], match.start(), match.end(), currency)
+    reading.numbers.append(test)
+    reading.take(match.start(), term[0])  # the column words stay for the column to be named
+    reading.take(term[1], match.end())
 
 
 def apply_bare_numbers(reading: Reading) -> None:
@@ -133,7 +197,9 @@ def _has_unit(match: re.Match[str]) -> bool:
     )
 
 
-def _record(reading: Reading, match: re.Match[str], op: Op, values: list[float]) -> None:
+def _record(
+    reading: Reading, match: re.Match[str], op: Op, values: list[float], measure: str | None = None
+) -> None:
     if not reading.free(match.start(), match.end()):
         return  # an earlier rule already used part of this phrase
     currency = bool(CURRENCY.search(reading.text[match.start() : match.end() + 9]))
@@ -145,7 +211,8 @@ def _record(reading: Reading, match: re.Match[str], op: Op, values: list[float])
     if cue is not None and op in _TURNED:
         op, start = _TURNED[op], cue
     hint = "stock" if remaining is not None else None
-    reading.numbers.append(NumberTest(op, values, start, end, currency, hint=hint))
+    test = NumberTest(op, values, start, end, currency, hint=hint, measure=measure)
+    reading.numbers.append(test)
     reading.take(start, end)
 
 

@@ -50,6 +50,9 @@ _FIXED: tuple[tuple[str, str, str], ...] = (
     (r"\bsmallest\b(?!\s+(?:number|amount|share)\b)", "size", "asc"),
     (r"\blongest\b", "length", "desc"),
     (r"\bshortest\b", "length", "asc"),
+    (r"\bheaviest\b", "weight", "desc"),
+    (r"\blightest\b", "weight", "asc"),
+    (r"\btallest\b", "height", "desc"),
 )
 #: Words that lean towards an order without asking for one row ("cheap books").
 _LEANING: tuple[tuple[str, str, str], ...] = (
@@ -66,17 +69,30 @@ _COUNT_AFTER = re.compile(
 _LEADING_COUNT = re.compile(
     rf"^(?:(?:show|list|give|find|get|name)(?:\s+me)?\s+)?(?:the\s+)?{_COUNT}\s+(?=[a-z])"
 )
+_DIRECTION = (
+    r"asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|low(?:est)? to high(?:est)?|"
+    r"most to least|least to most|new(?:est)? to old(?:est)?|old(?:est)? to new(?:est)?|"
+    r"(?:the\s+)?(?:oldest|youngest) to (?:the\s+)?(?:youngest|oldest)|"
+    r"(?:the\s+)?(?:largest|biggest|smallest|longest|shortest|heaviest|lightest) to (?:the\s+)?[a-z]+|"
+    r"in (?:an?\s+)?(?:asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse|alphabetical) order"
+)
 _SORT_BY = re.compile(
-    r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arranged)\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
-    r"(?:\s+(?:from\s+)?(?P<dir>asc(?:ending)?|desc(?:ending)?|high(?:est)? to low(?:est)?|"
-    r"low(?:est)? to high(?:est)?|most to least|least to most|new(?:est)? to old(?:est)?|"
-    r"old(?:est)? to new(?:est)?))?"
+    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank))"
+    r"\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
+    rf"(?:\s*,?\s+(?:from\s+)?(?P<dir>{_DIRECTION}))?"
     r"(?=$|[^a-z_ ]|\s(?:and|with|for|in|from|of)\b)"
+)
+#: "in descending order of age", "in alphabetical order": the direction before the column.
+_IN_ORDER = re.compile(
+    r"\b(?:(?:sorted|ordered|listed|arranged)\s+)?in\s+(?:an?\s+)?"
+    r"(?P<dir>asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse alphabetical|alphabetical)"
+    r"\s+order(?:\s+(?:of|by)\s+(?:the\s+)?(?P<term>(?:number\s+of\s+)?[a-z][a-z_]*(?:\s+[a-z][a-z_]*)?))?"
+    r"|\balphabetically\b"
 )
 _ZH_SORT = re.compile(r"按(?P<term>[\u4e00-\u9fff]+?)(?P<dir>从高到低|降序|从低到高|升序)?排序")
 _SUPERLATIVE = re.compile(
     r"\b(?P<dir>highest|largest|biggest|most|greatest|best|top|lowest|smallest|least|fewest|worst)"
-    r"\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?)"
+    r"\s+(?P<term>(?:(?:number|amount)\s+of\s+)?[a-z_]+(?:\s+[a-z_]+)?)"
 )
 _TRAILING = re.compile(
     r"\b(?P<term>[a-z]+)\s+(?:the\s+)?(?P<dir>most|least|highest|lowest|best|worst)\s*(?:[?.!]|$)"
@@ -87,6 +103,10 @@ _OFTEN = re.compile(
 )
 _ZH_SUPERLATIVE = re.compile(
     r"(?P<term>[\u4e00-\u9fff]{1,3}?)(?P<dir>最高|最大|最多|最低|最小|最少)"
+)
+_OWNER = re.compile(
+    r"\b(?P<noun>[a-z]+)\s+(?:with|having|has|had|whose|(?:that|who|which)\s+(?:has|had|have))"
+    r"\s+(?:the\s+)?$"
 )
 _NEXT = re.compile(r"\b(?:next|soonest)\b(?!\s+(?:\d|week|month|year|days?|few))")
 _TOP = re.compile(r"\btop\s+(?P<term>[a-z_]+(?:\s+[a-z_]+)?\s+by\s+[a-z_]+(?:\s+[a-z_]+){0,2})")
@@ -140,22 +160,33 @@ def apply_leading_count(reading: Reading) -> None:
 
 
 def apply_orders(reading: Reading, today: dt.date) -> None:
-    """Read every ordering phrase of the question."""
+    """Read every ordering phrase of the question ("sorted by …" first: it may hold "oldest")."""
+    for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
+        sort, measure = _direction(match["dir"] or "")
+        term = (match.start("term"), match.end("term"))
+        wish = OrderWish(
+            sort, match.start(), match.end(), measure=measure, term=term, explicit=True
+        )
+        reading.orders.append(wish)
+        reading.take(match.start(), match.start("term"))
+        if match["dir"]:
+            reading.take(match.start("dir"), match.end("dir"))
+    for match in list(_IN_ORDER.finditer(reading.rest)):
+        sort, measure = _direction(match["dir"] or "alphabetical")
+        named = match.span("term") if match["term"] else None
+        alpha = "alpha" if "alphabetical" in match.group() else measure
+        wish = OrderWish(sort, match.start(), match.end(), alpha, term=named, explicit=True)
+        reading.orders.append(wish)
+        reading.take(match.start(), named[0] if named else match.end())
     for pattern, measure, sort in _FIXED:
         for match in list(re.finditer(pattern, reading.rest)):
             _order(reading, OrderWish(sort, match.start(), match.end(), measure))
     for pattern, measure, sort in _LEANING:
         for match in list(re.finditer(pattern, reading.rest)):
-            if not _names_column(reading, match.group()):  # a "budget" column is no leaning
-                reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
-                reading.take(match.start(), match.end())
-    for match in [*_SORT_BY.finditer(reading.rest), *_ZH_SORT.finditer(reading.rest)]:
-        sort = "desc" if (match["dir"] or "").startswith(_DESC) else "asc"
-        term = (match.start("term"), match.end("term"))
-        reading.orders.append(OrderWish(sort, match.start(), match.end(), term=term))
-        reading.take(match.start(), match.start("term"))
-        if match["dir"]:
-            reading.take(match.start("dir"), match.end("dir"))
+            if _names_column(reading, match.group()) or _starts_value(reading, match.start()):
+                continue  # a "budget" column, "New York" are no leaning
+            reading.orders.append(OrderWish(sort, match.start(), match.end(), measure))
+            reading.take(match.start(), match.end())
     for match in list(_TOP.finditer(reading.rest)):
         term = (match.start("term"), match.end("term"))
         reading.orders.append(OrderWish("desc", match.start(), match.end(), term=term, top=True))
@@ -172,6 +203,31 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
     for match in list(_NEXT.finditer(reading.rest)):
         reading.dates.append(DateTest(today.isoformat(), None, match.start(), match.end()))
         _order(reading, OrderWish("asc", match.start(), match.end(), "date"))
+
+
+def _direction(words: str) -> tuple[str, str | None]:
+    """The sort a direction phrase asks for, and ``age`` when it speaks of the oldest first.
+
+    "from the oldest to the youngest" is read as a date order (oldest first) and turned around
+    on an age column, as the superlatives are.
+    """
+    words = re.sub(r"^(?:in\s+(?:an?\s+)?|the\s+)", "", words)
+    if words.startswith(("oldest", "youngest")):
+        return ("asc" if words.startswith("oldest") else "desc"), "age"
+    descending = words.startswith(_DESC) or words.startswith(
+        ("decreasing", "reverse", "heaviest", "longest")
+    )
+    return ("desc" if descending else "asc"), None
+
+
+def _starts_value(reading: Reading, start: int) -> bool:
+    """Tell whether a value of the data starts at ``start`` ("new" of "New York")."""
+    tokens = [t for t in reading.tokens if t.start >= start][:4]
+    return any(
+        m.kind == "value"
+        for size in range(2, len(tokens) + 1)
+        for m in reading.vocabulary.meanings(tokens[:size])
+    )
 
 
 def _names_column(reading: Reading, word: str) -> bool:
@@ -215,8 +271,17 @@ def _limit_near(reading: Reading, start: int, end: int, noun: int) -> None:
     elif after is not None:
         reading.limit = as_count(after.group(1) or after.group(2))
         reading.take(end + after.start(), end + after.end())
-    elif singular_after(reading.text, noun):
+    elif singular_after(reading.text, noun) or _singular_owner(reading.text[:start]):
         reading.limit = 1
+
+
+def _singular_owner(before: str) -> bool:
+    """Tell whether one thing owns the superlative: "the player with the most goals"."""
+    match = _OWNER.search(before)
+    if match is None:
+        return False
+    noun = match["noun"]
+    return noun not in _BOUNDARY and (not noun.endswith("s") or noun.endswith(("ss", "us", "is")))
 
 
 def singular_after(text: str, start: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from unified_search.db.dsl import Op
-from unified_search.db.nl.text import Token, tokenize
+from unified_search.db.nl.text import Token, escape_like, tokenize
 from unified_search.db.nl.vocabulary import Keyword, Meaning, Vocabulary
 
 #: How far (characters) a column word may sit from a number, date or superlative to claim it.
@@ -47,6 +47,22 @@ class NumberTest:
     """A number without a comparison word: it counts only next to a column word."""
     hint: str | None = None
     """A kind of column the phrase implies (``stock`` for "in stock")."""
+    measure: str | None = None
+    """What the comparison measures when its words say so (``age`` for "older than")."""
+
+
+@dataclass
+class OverallTest:
+    """A comparison with a figure over all rows ("above the average age") waiting for its column."""
+
+    op: Op
+    fn: str
+    start: int
+    end: int
+    term: tuple[int, int] | None = None
+    """Where the words naming the column sit ("… the average age"), when they follow."""
+    measure: str | None = None
+    """What the comparison measures when its words say so (``age`` for "older than")."""
 
 
 @dataclass
@@ -72,6 +88,8 @@ class OrderWish:
     """Where the words naming the column sit, when they do."""
     top: bool = False
     """Read from "top N …": when the words name no column, the count alone is meant."""
+    explicit: bool = False
+    """Asked as an order ("sorted by name"), not as a superlative: text columns may be sorted."""
 
 
 @dataclass
@@ -83,11 +101,15 @@ class TextTest:
     end: int
     edge: str | None = None
     """``start`` or ``end`` when the text must begin or end the value, not only appear in it."""
+    column: tuple[int, int] | None = None
+    """Where the words naming the column sit ("'Hey' in its name"), when they follow."""
+    owner: str | None = None
+    """The word "its" stands for ("a song having 'Hey' in its name": the song's name)."""
 
     @property
     def pattern(self) -> str:
         """The ``like`` pattern (wildcards in the text escaped)."""
-        escaped = self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        escaped = escape_like(self.text)
         before = "" if self.edge == "start" else "%"
         after = "" if self.edge == "end" else "%"
         return f"{before}{escaped}{after}"
@@ -120,10 +142,15 @@ class Reading:
     _mask: list[str] = field(default_factory=list)
     limit: int | None = None
     numbers: list[NumberTest] = field(default_factory=list)
+    overalls: list[OverallTest] = field(default_factory=list)
     dates: list[DateTest] = field(default_factory=list)
     texts: list[TextTest] = field(default_factory=list)
     orders: list[OrderWish] = field(default_factory=list)
     figure: Figure | None = None
+    more_figures: list[Figure] = field(default_factory=list)
+    extremes: list[Figure] = field(default_factory=list)
+    """"highest and lowest" read as two figures."""
+    """Aggregate cues after the first ("average, minimum and maximum age")."""
     groups: list[int] = field(default_factory=list)
     """Where a "per"/"by each" cue ends: the next mention names the grouping."""
     loose_groups: set[int] = field(default_factory=set)
@@ -137,6 +164,18 @@ class Reading:
     """What was read differently from how it was written ("custmers" → "customers")."""
     person: bool = False
     """The question asks for people ("who …")."""
+    quoted: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of quoted text: each word there must be understood, filler or not."""
+    shown: list[Mention] = field(default_factory=list)
+    """Phrases naming the columns the question asks to see, in the order asked."""
+    asked: str | None = None
+    """The model those columns belong to ("… of the students"), when the question names it."""
+    distinct: bool = False
+    """"distinct"/"different" asks for the distinct values of the shown columns."""
+    possessors: list[Mention] = field(default_factory=list)
+    """Model mentions that only say whose column is asked ("the team name")."""
+    owners: dict[int, str] = field(default_factory=dict)
+    """The model of a shown column named after the subject ("the name of its artist"), by start."""
 
     @classmethod
     def read(cls, text: str, vocabulary: Vocabulary, notes: list[str] | None = None) -> Reading:

@@ -9,10 +9,12 @@ by or aggregates; else every model holding a named column, value or keyword
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from unified_search.db.nl.names import is_person_model
 from unified_search.db.nl.reading import NEAR, Mention, Reading
-from unified_search.db.nl.vocabulary import Domain, Meaning, is_person_model
+from unified_search.db.nl.vocabulary import Domain, Meaning
 
 
 def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[str]:
@@ -22,7 +24,16 @@ def subjects(reading: Reading, domain: Domain, allowed: Sequence[str]) -> list[s
     counted = _counted(reading, mentions, people)
     if counted is not None and counted in allowed:
         return [counted]
-    named = [m.of("model")[0].model for m in mentions if m.of("model") and not m.negated]
+    if reading.asked is not None and reading.asked in allowed:
+        return [reading.asked]  # "the names of the students …"
+    named = [
+        m.of("model")[0].model
+        for m in mentions
+        if m.of("model")
+        and not m.negated
+        and m not in reading.shown
+        and (m not in reading.possessors or reading.asked is None)
+    ]
     named = [m for m in named if m in allowed]
     if people and reading.tokens and reading.tokens[0].text in ("who", "whom"):
         return people  # "who bought …" asks for people, whatever else it names
@@ -47,7 +58,10 @@ def _counted(reading: Reading, mentions: list[Mention], people: list[str]) -> st
     figure = reading.figure
     if figure is None or figure.fn != "count":
         return None
-    if reading.text[: figure.start].rstrip().endswith(" by"):
+    if re.search(
+        r"\b(?:by|most|fewest|least|highest|lowest|largest|smallest)$",
+        reading.text[: figure.start].rstrip(),
+    ):
         return None  # "top 5 customers by number of orders": the count ranks, it is not asked
     if reading.text[figure.start : figure.end] == "headcount" and len(people) == 1:
         return people[0]

@@ -127,6 +127,12 @@ def plural(word: str) -> str:
     return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
+def is_plural(text: str) -> bool:
+    """Tell whether a phrase ends with a plural noun ("customers", not "status" or "class")."""
+    last = text.split()[-1] if text.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
 def stems(text: str) -> tuple[str, ...]:
     """Return the stems of every word in ``text`` (normalised first)."""
     return tuple(t.stem for t in tokenize(normalise(text)))
@@ -137,10 +143,16 @@ def compact(text: str) -> str:
     return "".join(ch for ch in fold(normalise(text)) if ch.isalnum())
 
 
+@lru_cache(maxsize=65536)
+def _name_words(name: str) -> tuple[str, ...]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)  # "LName", "HTMLParser"
+    return tuple(w for w in re.split(r"[\s_.\-]+", spaced.lower()) if w)
+
+
 def name_words(name: str) -> list[str]:
     """Split a column or model name into words: ``createdAt``, ``created_at`` → created, at."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-    return [w for w in re.split(r"[\s_.\-]+", spaced.lower()) if w]
+    return list(_name_words(name))
 
 
 def word_pattern(word: str) -> re.Pattern[str]:
@@ -149,3 +161,8 @@ def word_pattern(word: str) -> re.Pattern[str]:
     if word.isascii() and word[:1].isalnum():
         return re.compile(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])")
     return re.compile(escaped)
+
+
+def escape_like(text: str) -> str:
+    """Escape ``like`` wildcards (and the escape character) in text taken from the question."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -21,6 +21,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from unified_search.db.nl import lexicon
+from unified_search.db.nl.names import GENERIC, content_words, spelled_out
 from unified_search.db.nl.text import (
     Token,
     compact,
@@ -36,9 +37,6 @@ from unified_search.db.relations import Relations
 from unified_search.db.schema import ColumnInfo, ModelSchema
 from unified_search.tokens import encoding
 
-#: Name parts too generic to name a column alone ("hire_date" is named by "hire", not "date").
-_GENERIC = "id at on is has date time no num number type code flag key ts dt of per by in to the a and or for from with"
-GENERIC = frozenset(_GENERIC.split())
 #: Longest phrase (in words) looked up.
 MAX_PHRASE = 5
 
@@ -126,6 +124,10 @@ class Vocabulary:
         """Words of synonyms and descriptions."""
         self._names: set[str] = set()
         """Words of model, column and value names and of sampled text."""
+        self._parts: set[str] = set()
+        """Words seen only inside longer values or sampled text ("maya" of "Maya Patel")."""
+        self._whole: set[str] = set()
+        """Words that are a name or a value by themselves."""
         for schema in domain.models.values():
             self._add_model(schema)
             for column in schema.columns.values():
@@ -138,6 +140,8 @@ class Vocabulary:
             for column_name, words in sample.words.items():
                 self._add_data_words(schema.name, column_name, words)
         for schema in domain.models.values():
+            self._add_model_head(schema)
+        for schema in domain.models.values():
             self._add_model_parts(schema)
 
     # -- building -------------------------------------------------------------------------
@@ -148,6 +152,10 @@ class Vocabulary:
         for token in tokens:
             word = fold(token.text)
             words.update({word, singular(word), plural(singular(word))})
+        if len(tokens) == 1 or meaning.kind != "value":
+            self._whole.update(fold(t.text) for t in tokens)
+        else:
+            self._parts.update(fold(t.text) for t in tokens)
         key = _key(tokens, meaning.kind)
         if key and len(key) <= MAX_PHRASE:
             self._phrases.setdefault(key, {})[meaning] = None
@@ -169,26 +177,44 @@ class Vocabulary:
                     if stem(other) != head:
                         self._add(other, synonym)
 
+    def _add_model_head(self, schema: ModelSchema) -> None:
+        """Let the one content word of a model name name it: "cars" for ``cars_data``.
+
+        The other words say nothing about the rows (``data``, ``list``, ``has``), so the
+        model is named by that word alone, unless the word already names another model.
+        """
+        content = content_words(schema)
+        if len(content) == 1 and len(name_words(schema.name.rpartition(".")[2])) > 1:
+            key = (stem(content[0]),)
+            if not any(m.kind == "model" and m.exact for m in self._phrases.get(key, {})):
+                self._add(content[0], Meaning("model", schema.name))
+
     def _add_model_parts(self, schema: ModelSchema) -> None:
         """Let one word of a longer model name name it ("menu", "tables" for ``dining_tables``).
 
         Only words that name no model on their own: "order" names ``orders`` where there is one,
         ``order_lines`` only where there is not.
         """
-        words = name_words(schema.name.rpartition(".")[2])
-        if len(words) < 2:
+        if len(name_words(schema.name.rpartition(".")[2])) < 2:
             return
         part = Meaning("model", schema.name, exact=False)
-        for word in words:
+        for word in content_words(schema):
             key = (stem(word),)
             named = any(m.kind == "model" and m.exact for m in self._phrases.get(key, {}))
-            if word not in GENERIC and word not in lexicon.FILLER and not named:
+            if not named:
                 self._add(word, part)
 
     def _add_column(self, schema: ModelSchema, column: ColumnInfo) -> None:
-        words = name_words(column.name)
+        written = name_words(column.name)
         meaning = Meaning("column", schema.name, column.name)
-        self._add(" ".join(words), meaning)
+        self._add(" ".join(written), meaning)
+        words = spelled_out(written, name_words(schema.name.rpartition(".")[2]))
+        if words != written:  # "LName" is also "last name", ``StuID`` "student id"
+            self._add(" ".join(words), meaning)
+        if len(words) > 2 and words[0] in ("is", "has", "number"):
+            # "full time" names ``Is_full_time``; "number of products" ``Number_products``
+            rest = " ".join(words[1:])
+            self._add(f"number of {rest}" if words[0] == "number" else rest, meaning)
         specific = [w for w in words if w not in GENERIC]
         # A key's words that name the model it points to name that model, not the key:
         # "menu" of ``menu_item_id`` is the menu, while "waiter" of ``waiter_id`` is a role.
@@ -197,6 +223,8 @@ class Vocabulary:
         pointed = {stem(w) for w in name_words(target)}
         if not column.primary_key and words[-1:] == ["id"] and not target:
             pointed = {stem(w) for w in specific}
+        if len(specific) > 1:  # "pet" of ``pet_age`` names the pets, "age" names the column
+            pointed |= {stem(w) for w in name_words(schema.name.rpartition(".")[2])}
         loose = Meaning("column", schema.name, column.name, exact=False)
         for word in specific:
             self._add(word, loose if stem(word) in pointed else meaning)
@@ -211,6 +239,9 @@ class Vocabulary:
     def _add_value(self, model: str, column: str, value: str, *, searchable: bool) -> None:
         meaning = Meaning("value", model, column, value)
         self._add(value, meaning)
+        sexes = lexicon.SEX_WORDS.get(value.strip().lower()) if _sexes(column) else None
+        for word in sexes or ():  # "female students" where ``Sex`` holds "F"
+            self._add(word, Meaning("value", model, column, value, exact=False))
         key = compact(value)
         if key:
             self._compact.setdefault(key, {})[meaning] = None
@@ -224,6 +255,7 @@ class Vocabulary:
     def _add_data_words(self, model: str, column: str, words: Iterable[str]) -> None:
         kept = [w for w in words if len(w) >= 2 and not w.isdigit()]
         self._names.update(fold(w) for w in kept)
+        self._parts.update(fold(w) for w in kept)
         place = (model, column)
         for word, root in zip(kept, stem_all(kept), strict=True):
             self._data.setdefault(root, {}).setdefault(place, set()).add(word)
@@ -274,6 +306,14 @@ class Vocabulary:
             and joined != "".join(full)
         ]
 
+    def part_only(self, word: str) -> bool:
+        """Tell whether ``word`` is known only as part of longer values or text ("maya")."""
+        return word in self._parts and word not in self._whole and word not in self._words
+
+    def names_word(self, word: str) -> bool:
+        """Tell whether a model, column or value name, or sampled text, holds ``word``."""
+        return fold(word) in self._names
+
     def keyword(self, token: Token) -> Keyword | None:
         """Return where sampled text holds this word (by stem), or ``None``."""
         places = self._data.get(token.stem)
@@ -323,6 +363,10 @@ class Vocabulary:
         return None if stem(best) == stem(word) else best  # another form of the same word
 
 
+def _sexes(column: str) -> bool:
+    return bool({"sex", "gender"} & set(name_words(column)))
+
+
 def _prefixes(text: str, words: Sequence[str]) -> bool:
     """Tell whether ``text`` is a prefix of each of ``words`` in turn (two letters at least each)."""
     if not words:
@@ -343,9 +387,3 @@ def _key(tokens: Sequence[Token], kind: Kind) -> tuple[str, ...]:
 
 def _common(word: str) -> bool:
     return len(encoding().encode(" " + word)) == 1
-
-
-def is_person_model(schema: ModelSchema) -> bool:
-    """Tell whether a model holds people (it has an email, phone, birth date … column)."""
-    words = {w for c in schema.columns for w in (c.lower(), *name_words(c))}
-    return bool(words & lexicon.PERSON_COLUMNS)
