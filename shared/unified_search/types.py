@@ -112,8 +112,9 @@ class SearchRequest(_Model):
     min_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
     """Knowledge base: minimum cosine similarity of a dense-only match (lexical matches are
     kept below it); ``None`` uses ``kb.min_similarity``, or no minimum under a threshold."""
-    graph: bool = False
-    """Knowledge base: also return associated entities, relations and graph nodes."""
+    graph: bool | None = None
+    """Knowledge base: also return associated entities, relations and graph nodes; ``None``
+    follows ``kb.graph.enabled``."""
     models: list[str] = Field(default_factory=list)
     """Database: tables or views to query; empty means the configured ones."""
     wheres: list[JSON] = Field(default_factory=list)

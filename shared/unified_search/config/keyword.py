@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from unified_search.config.section import Section
@@ -25,6 +27,11 @@ class KeywordConfig(Section):
     synonyms: dict[str, str] = Field(default_factory=dict)
     """Extra abbreviations and their expansions for query expansion (``k8s: Kubernetes``);
     these override the builtin table entry by entry (case-insensitive keys)."""
+    language: Literal["auto", "en", "zh"] = "auto"
+    """The other language a deep search also words a technical query in: ``zh`` adds the
+    Chinese wording of an English query, ``en`` the English wording of a Chinese one (as
+    always); ``auto`` follows ``options.language``. Keywords themselves are extracted in the
+    language of each text (English and Chinese, mixed text included)."""
     max_sub_queries: int = Field(default=4, ge=1, le=10)
     """Most queries a deep search sends per source, the original query included."""
     sources: list[Source] = Field(default_factory=lambda: [Source.AUTO])

@@ -58,9 +58,11 @@ def expand_query(
     """Classify ``query`` and build its sub-queries (at most ``keyword.max_sub_queries``).
 
     ``language`` is the conversation's (``options.language``): with ``zh``, an English
-    query also gets its Chinese wording.
+    query also gets its Chinese wording. ``keyword.language`` other than ``auto`` replaces it.
     """
     section = config or KeywordConfig()
+    if section.language != "auto":
+        language = section.language
     text = " ".join(query.split())
     table = synonym_table(section.synonyms)
     intent = classify_intent(text)
