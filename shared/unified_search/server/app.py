@@ -37,9 +37,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from unified_search._optional import require
 from unified_search.db.understanding import understood_json
+from unified_search.engine.attachments import DataSource
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.policy.modes import QueryMode
-from unified_search.policy.session import RunId, RunIds, SearchOptions, SearchSession
+from unified_search.policy.session import RunId, RunIds, SearchSession
+from unified_search.server.controls import RequestUses, control_problems, search_options
 from unified_search.server.history import searches_route
 from unified_search.types import SearchType
 
@@ -80,6 +82,12 @@ class SearchBody(BaseModel):
     """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
     request_id: RunId | None = None
     """Continue an earlier request: citation numbers carry on from its references."""
+    uses: RequestUses | None = None
+    """Which implementation does each job for this request (``unified_search.server.controls``)."""
+    attachments: list[DataSource] = Field(default_factory=list)
+    """The user's own rows, documents (and allowed MCP resources), cited at weight 1.0."""
+    search: bool = True
+    """``false`` searches no source: only the attachments are cited."""
 
 
 def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = None) -> Starlette:
@@ -140,15 +148,11 @@ def _search_endpoint(session: SearchSession, store: SearchStore) -> Any:
             refusal := await _not_continuable(store, body.chat_id, body.request_id)
         ):
             return refusal
+        if problems := control_problems(body, session.searcher):
+            return _invalid(problems)
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
-            options = SearchOptions(
-                types=body.types,
-                collections=body.collections,
-                models=body.models,
-                k=body.top_n,
-                mode=body.mode,
-            )
+            options = search_options(body)
             response = await session.asearch(body.query, options, run=run)
         except ValidationError as exc:  # a request the engine refuses (a blank query ...)
             return _invalid(_problems(exc))
