@@ -207,23 +207,82 @@ class Entity(_Model):
     type: str = "concept"
 
 
+#: The design's names of a relation's parts, and the names they have here.
+_TRIPLE = (("subject", "source"), ("predicate", "type"), ("object", "target"))
+
+
 class Relation(_Model):
-    """A link between two entities."""
+    """A link between two entities: ``subject`` -``predicate``-> ``object`` in the design's words.
+
+    Example:
+        >>> Relation(subject="Marie Curie", predicate="works_at", object="CNRS").target
+        'CNRS'
+    """
 
     source: str
+    """The subject entity (``subject``)."""
     target: str
+    """The object entity (``object``)."""
     type: str = "related_to"
+    """The predicate (``predicate``)."""
     weight: float = 1.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _design_names(cls, data: Any) -> Any:
+        """Accept ``subject``/``predicate``/``object`` for ``source``/``type``/``target``."""
+        if not isinstance(data, dict) or not data.keys() & {d for d, _ in _TRIPLE}:
+            return data
+        data = dict(data)
+        for design, ours in _TRIPLE:
+            if design in data and data.setdefault(ours, data[design]) != data.pop(design):
+                raise ValueError(f"{design} and {ours} name different entities")
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def subject(self) -> str:
+        """The design's name of ``source``."""
+        return self.source
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def predicate(self) -> str:
+        """The design's name of ``type``."""
+        return self.type
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def object(self) -> str:
+        """The design's name of ``target``."""
+        return self.target
 
 
 class GraphNode(_Model):
-    """An entity associated with a query through the knowledge graph."""
+    """An entity associated with a query through the knowledge graph.
 
+    Example:
+        >>> GraphNode(name="CNRS", type="org").id
+        'org:CNRS'
+    """
+
+    id: str = ""
+    """Stable identity of the entity, ``<type>:<name>`` unless given."""
     name: str
     type: str = "concept"
+    description: str = ""
+    """What the graph says about the entity (how it was reached), for people."""
     relation: str | None = None
     """How the node relates to an entity of the query (``None`` for the query's own entities)."""
     score: float = 0.0
+    metadata: JSON = Field(default_factory=dict)
+    """Figures behind the node (the collections and chunks that mention it ...)."""
+
+    @model_validator(mode="after")
+    def _identified(self) -> GraphNode:
+        if not self.id:
+            object.__setattr__(self, "id", f"{self.type}:{self.name}")
+        return self
 
 
 class SearchResult(_Model):
@@ -252,8 +311,27 @@ class SearchResult(_Model):
         return self.error is None
 
 
+#: Characters of content a reference's ``snippet`` shows.
+SNIPPET_CHARS = 300
+
+
+def snippet_of(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """The start of ``text`` on one line, cut at a word and marked with … when cut.
+
+    Example:
+        >>> snippet_of("Refunds take  five days.", 14)
+        'Refunds take…'
+    """
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    head = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return head.rstrip(" ,;:") + "…"
+
+
 class Reference(_Model):
-    """A cited item as the model and the user see it."""
+    """A cited item as the model and the user see it; ``snippet`` is its text's start for a card."""
 
     id: str
     """The citation ID, ``ref_001`` ..."""
@@ -272,6 +350,20 @@ class Reference(_Model):
     record_id: str | None = None
     data: JSON | None = None
     metadata: JSON = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_snippet(cls, data: Any) -> Any:
+        """Accept a serialised reference: its ``snippet`` is derived from ``content``."""
+        if isinstance(data, dict) and "snippet" in data:
+            data = {key: value for key, value in data.items() if key != "snippet"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def snippet(self) -> str:
+        """The first words of ``content`` (at most ``SNIPPET_CHARS`` characters, one line)."""
+        return snippet_of(self.content)
 
     @classmethod
     def from_item(cls, item: ResultItem) -> Reference:

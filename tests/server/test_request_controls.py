@@ -77,6 +77,9 @@ async def test_attached_rows_and_documents_are_cited_first_and_recorded(api: Api
     records = await store.aget_searches(body["request_id"])
     stored = [ref.title for record in records for ref in record.references]
     assert {"orders 42", "Refunds"} <= set(stored)
+    clicked = await http.get(f"/api/chat/c1/request/{body['request_id']}/reference/2")
+    assert clicked.json()["snippet"] == "Refunds take five days."
+    assert body["references"][0]["snippet"] == "status: late"
 
 
 async def test_uses_choose_the_reranker_for_this_request_and_are_recorded(api: Api) -> None:

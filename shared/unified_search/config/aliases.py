@@ -11,7 +11,7 @@ fails naming it. ``builtin`` as a reranker name is the ``weighted`` reranker
 
 Example:
     >>> design_layer({"web": {"provider": "serpapi", "engine": "bing"}}, {})
-    {'web': {'serpapi': {'engine': 'bing'}, 'providers': ['serpapi']}}
+    {'web': {'providers': ['serpapi'], 'serpapi': {'engine': 'bing'}}}
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ class RunOptions(TypedDict, total=False):
     provided_references: int
     attachments: Sequence[DataSource]
     sinks: Iterable[EventSink]
+    finish: Callable[[SearchResponse], SearchResponse] | None
 
 
 class Ranked(NamedTuple):
@@ -250,7 +251,8 @@ class Searcher(Closable):
                 themselves (they count toward ``options.skip_threshold``); ``attachments``,
                 rows, documents and MCP resources the user attached, cited as references of
                 their own (``unified_search.engine.attachments``); ``sinks``, extra event sinks for
-                this call only.
+                this call only; ``finish``, a last change to the response before it is recorded
+                and returned (answer mode adds its instructions to the prompt there).
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
         return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
@@ -314,6 +316,8 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
+        if (finish := options.get("finish")) is not None:
+            response = finish(response)
         await trace.results(response.references)
         persisted, warnings = await self._keep(response, numbered, config, trace)
         await trace.finish(

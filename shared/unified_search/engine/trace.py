@@ -296,7 +296,7 @@ def _now() -> datetime:
 
 def _started(node: TraceNode, *logs: TraceLog) -> TraceNode:
     update: dict[str, Any] = {"status": TraceStatus.RUNNING, "started_at": _now()}
-    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
+    return node.model_copy(update=update | _appended(node, logs))
 
 
 def _ended(
@@ -304,7 +304,14 @@ def _ended(
 ) -> TraceNode:
     status = TraceStatus.FAILED if error else TraceStatus.COMPLETED
     update = {"status": status, "output": dict(output), "error": error, "ended_at": _now()}
-    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
+    return node.model_copy(update=update | _appended(node, logs))
+
+
+def _appended(node: TraceNode, logs: Sequence[TraceLog]) -> dict[str, Any]:
+    """The ``logs`` update adding ``logs`` to ``node``, each marked with the node's id."""
+    if not logs:
+        return {}
+    return {"logs": [*node.logs, *(log.model_copy(update={"node_id": node.id}) for log in logs)]}
 
 
 def _log(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -> TraceLog:
@@ -314,7 +321,7 @@ def _log(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -
 def _logged(
     node: TraceNode, level: LogLevel, message: str, data: Mapping[str, Any] | None = None
 ) -> TraceNode:
-    return node.model_copy(update={"logs": [*node.logs, _log(level, message, data)]})
+    return node.model_copy(update=_appended(node, [_log(level, message, data)]))
 
 
 def _step_event(node: TraceNode) -> EventName:

@@ -85,10 +85,11 @@ async def arun_mode(
     overrides = options.get("overrides")
     config = searcher.config.merged(overrides) if overrides else searcher.config
     planned, info = plan_mode(chosen, requests, config)
+    if chosen is QueryMode.ANSWER:
+        # Added before the record is written, so the record keeps the prompt the model reads.
+        options["finish"] = with_answer_prompt
     response = await searcher.arun(planned, mode=parallel, **options)
-    if info is not None:
-        response = recorded(response, info)
-    return with_answer_prompt(response) if chosen is QueryMode.ANSWER else response
+    return response if info is None else recorded(response, info)
 
 
 def run_mode(
