@@ -180,10 +180,10 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
 
         cross = wrap(CrossEncoderReranker(config=CrossEncoderConfig(model=cross_model)))
     return {
-        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).rerank
+        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).arerank
         if importlib.util.find_spec("llama_index")
         else None,
-        "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).rerank,
+        "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).arerank,
         "unified-search weighted (default)": wrap(WeightedReranker()),
         "unified-search intent": wrap(IntentReranker()),
         "unified-search intent (earlier weights)": wrap(IntentReranker(_earlier_weights())),
@@ -293,7 +293,7 @@ def main() -> None:
 
     corpus, all_queries, qrels = load(args.data, args.split)
     queries = [(qid, all_queries[qid]) for qid in qrels if qid in all_queries][: args.limit_queries]
-    candidates = first_stage(corpus, [text for _, text in queries], DEPTH)
+    candidates = first_stage(corpus, [text for _, text in queries], min(DEPTH, len(corpus)))
     recall = statistics.fmean(
         len({i.document_id for i in c} & set(qrels[qid])) / len(qrels[qid])
         for c, (qid, _) in zip(candidates, queries, strict=True)
