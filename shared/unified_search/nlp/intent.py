@@ -56,7 +56,7 @@ STRATEGIES: dict[Intent, IntentStrategy] = {
     Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
     Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
     Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
-    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.3, 0.6, 0.1), "latest"),
+    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.3, 0.6, 0.1), "news"),
     Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.5, 0.1, 0.4), "official"),
 }
 """The search strategy of every intent."""
@@ -188,6 +188,34 @@ def strategy_for(query: str) -> tuple[Intent, IntentStrategy]:
     """Classify ``query`` and return its intent with the matching strategy."""
     intent = classify_intent(query)
     return intent, STRATEGIES[intent]
+
+
+#: Words that say how recent the answer must be, whatever the intent (most recent first).
+_TIME_PATTERNS: tuple[tuple[Freshness, str], ...] = (
+    ("day", r"\b(?:today|tonight|past (?:24|twenty-four) hours|last 24 hours)\b|今天|今日|今晚"),
+    ("week", r"\b(?:this|past|last) week\b|本周|这周|这一周|上周"),
+    ("month", r"\b(?:this|past|last) month\b|本月|这个月|上个月"),
+    ("year", r"\b(?:this|past|last) year\b|今年|去年"),
+)
+_TIME_WORDS = tuple((f, re.compile(p, re.IGNORECASE)) for f, p in _TIME_PATTERNS)
+
+
+def freshness_for(query: str, intent: Intent) -> Freshness:
+    """How recent results of ``query`` should be: what its words say, else its intent's need.
+
+    Example:
+        >>> freshness_for("AI news today", Intent.NEWS), freshness_for("AI news", Intent.NEWS)
+        ('day', 'week')
+    """
+    for freshness, pattern in _TIME_WORDS:
+        if pattern.search(query):
+            return freshness
+    return STRATEGIES[intent].freshness
+
+
+def time_range_of(freshness: Freshness) -> TimeRange | None:
+    """The request ``time_range`` of a freshness (``None`` when any age will do)."""
+    return None if freshness == "none" else freshness
 
 
 def strip_signals(query: str, intent: Intent) -> str:

@@ -5,7 +5,8 @@
 language's wording), sends one request per (sub-query × source) in parallel,
 asks every usable web provider at once, and lets the engine merge and
 deduplicate them and rerank with the ``intent`` reranker. The intent's
-freshness becomes the web requests' ``time_range``. What the deep search
+freshness becomes the web requests' ``time_range``, unless the question's own
+words say (``today`` searches a day, ``this week`` a week ...). What the deep search
 decided is recorded on every ``SearchResult`` in ``metadata["deep_search"]``
 (read it back with :func:`deep_search_info`). Deep search sits above the
 engine: it imports the Searcher, never the reverse; ``unified_search.policy.modes``
@@ -23,7 +24,7 @@ from unified_search._sync import run_sync
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.nlp.expand import expand_query
-from unified_search.nlp.intent import STRATEGIES
+from unified_search.nlp.intent import freshness_for, time_range_of
 from unified_search.policy.sources import default_types, usable_providers
 from unified_search.types import Intent, RerankOptions, SearchRequest, SearchType
 
@@ -113,7 +114,7 @@ def deep_plan(
     expansion = expand_query(
         requests[0].query, config=config.keyword, language=config.options.language
     )
-    time_range = STRATEGIES[expansion.intent].time_range
+    time_range = time_range_of(freshness_for(expansion.query, expansion.intent))
     providers = [] if config.web.providers else usable_providers(config)
     planned = [
         _sub_request(request, sub_query, time_range, providers)

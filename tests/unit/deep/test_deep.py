@@ -60,7 +60,15 @@ async def test_web_requests_get_the_intents_time_range() -> None:
         await adeep_search(searcher, "Rust news", types=["web", "kb"])
     assert {r.time_range for r in web.requests} == {"week"}
     assert {r.time_range for r in kb.requests} == {None}
-    assert f"Rust {YEAR}" in [r.query for r in web.requests]
+    assert f"Rust news this week {YEAR}" in [r.query for r in web.requests]
+
+
+async def test_news_today_searches_one_day() -> None:
+    web = Recorder("https://news.example")
+    async with Searcher(handlers={"web": web}) as searcher:
+        await adeep_search(searcher, "Rust news today", types=["web"])
+    assert {r.time_range for r in web.requests} == {"day"}
+    assert f"Rust news today {YEAR}" in [r.query for r in web.requests]
 
 
 async def test_intent_and_sub_queries_are_recorded() -> None:
