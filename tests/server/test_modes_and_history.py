@@ -61,7 +61,7 @@ async def test_unknown_mode_is_a_422_naming_the_field(api: tuple[httpx.AsyncClie
     refused = await post(http, query="q", types=["kb"], mode="thorough")
     assert refused.status_code == 422
     [problem] = refused.json()["detail"]
-    assert problem["field"] == "mode" and "'fast', 'deep' or 'answer'" in problem["message"]
+    assert problem["field"] == "mode" and "'fast', 'deep', 'answer' or 'auto'" in problem["message"]
 
 
 async def test_a_chats_searches_by_source(api: tuple[httpx.AsyncClient, Echo]) -> None:

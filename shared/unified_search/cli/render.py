@@ -108,14 +108,24 @@ def ranking_score(ref: Reference) -> float:
 
 
 def where(ref: Reference) -> str:
-    """Where a reference lives: its URL, its document (relative path) and collection, or its row."""
+    """Where a reference lives: a URL, a document (relative path) and collection, or a row.
+
+    A URL is followed by the providers that agreed on it (``[brave, exa]``).
+    """
     if ref.url:
-        return ref.url
+        providers = agreeing(ref)
+        return f"{ref.url} [{', '.join(providers)}]" if providers else ref.url
     if ref.collection:
         return f"{ref.document_id} ({ref.collection})" if ref.document_id else ref.collection
     if ref.model:
         return f"{ref.model}#{ref.record_id}" if ref.record_id else ref.model
     return ""
+
+
+def agreeing(ref: Reference) -> list[str]:
+    """The web providers that found the reference's page, in the order they answered."""
+    names = ref.metadata.get("providers") or [ref.metadata.get("provider")]
+    return [name for name in names if isinstance(name, str)]
 
 
 def trace_table(trace: Sequence[TraceNode]) -> Table:
@@ -173,7 +183,8 @@ def markdown(response: SearchResponse) -> str:
     """A numbered Markdown list of the references, each with its citation ID, then the failures."""
     lines = []
     for ref in response.references:
-        link = f" <{ref.url}>" if ref.url else f" ({where(ref)})" if where(ref) else ""
+        agreed = f" [{', '.join(agreeing(ref))}]" if ref.url and agreeing(ref) else ""
+        link = f" <{ref.url}>{agreed}" if ref.url else f" ({where(ref)})" if where(ref) else ""
         lines.append(f"{ref.index}. **[{ref.id}] {flat(ref.title) or '(untitled)'}**{link}")
         if ref.content:
             lines.append(f"   {flat(ref.content, 300)}")

@@ -68,7 +68,7 @@ def expand_query(
         language = section.language
     text = " ".join(query.split())
     table = synonym_table(section.synonyms)
-    intent = classify_intent(text)
+    intent = section.intent or classify_intent(text)
     found = synonyms_in(text, table)
     expanded = apply_synonyms(text, found)
     topic = apply_synonyms(strip_signals(text, intent) or text, found)

@@ -27,15 +27,20 @@ class ScoreWeights:
     authority: float
 
 
+QueryModeName = Literal["fast", "deep", "answer"]
+
+
 @dataclass(frozen=True)
 class IntentStrategy:
     """How to search for one intent.
 
     Example:
-        >>> STRATEGIES[Intent.NEWS].time_range
-        'week'
+        >>> STRATEGIES[Intent.NEWS].time_range, STRATEGIES[Intent.NEWS].mode
+        ('week', 'deep')
     """
 
+    mode: QueryModeName
+    """The query mode ``mode: auto`` picks for the intent (``unified_search.policy.modes``)."""
     freshness: Freshness
     """How recent results should be; becomes the request's ``time_range``."""
     weights: ScoreWeights
@@ -49,15 +54,15 @@ class IntentStrategy:
         return None if self.freshness == "none" else self.freshness
 
 
-# The weights (keyword, freshness, authority) are the search-layer design's table.
+# The modes and the weights (keyword, freshness, authority) are the search-layer design's table.
 STRATEGIES: dict[Intent, IntentStrategy] = {
-    Intent.FACTUAL: IntentStrategy("none", ScoreWeights(0.4, 0.1, 0.5), "definition"),
-    Intent.STATUS: IntentStrategy("month", ScoreWeights(0.3, 0.5, 0.2), "latest"),
-    Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
-    Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
-    Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
-    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.3, 0.6, 0.1), "news"),
-    Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.5, 0.1, 0.4), "official"),
+    Intent.FACTUAL: IntentStrategy("answer", "none", ScoreWeights(0.4, 0.1, 0.5), "definition"),
+    Intent.STATUS: IntentStrategy("deep", "month", ScoreWeights(0.3, 0.5, 0.2), "latest"),
+    Intent.COMPARISON: IntentStrategy("deep", "year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
+    Intent.TUTORIAL: IntentStrategy("answer", "year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
+    Intent.EXPLORATORY: IntentStrategy("deep", "none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
+    Intent.NEWS: IntentStrategy("deep", "week", ScoreWeights(0.3, 0.6, 0.1), "news"),
+    Intent.RESOURCE: IntentStrategy("fast", "none", ScoreWeights(0.5, 0.1, 0.4), "official"),
 }
 """The search strategy of every intent."""
 
@@ -184,10 +189,10 @@ def classify_intent(query: str) -> Intent:
     return Intent.EXPLORATORY
 
 
-def strategy_for(query: str) -> tuple[Intent, IntentStrategy]:
-    """Classify ``query`` and return its intent with the matching strategy."""
-    intent = classify_intent(query)
-    return intent, STRATEGIES[intent]
+def strategy_for(query: str, intent: Intent | None = None) -> tuple[Intent, IntentStrategy]:
+    """The intent of ``query`` (``intent`` when given, else classified) and its strategy."""
+    chosen = intent or classify_intent(query)
+    return chosen, STRATEGIES[chosen]
 
 
 #: Words that say how recent the answer must be, whatever the intent (most recent first).

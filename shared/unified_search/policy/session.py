@@ -39,7 +39,7 @@ from unified_search.engine.attachments import DataSource
 from unified_search.engine.parallel import Mode
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.policy.modes import QueryMode, answer_guidance, arun_mode
+from unified_search.policy.modes import QueryMode, answer_guidance, arun_mode, auto_mode
 from unified_search.policy.sources import default_types
 from unified_search.policy.tools import TOOLS, ToolLimits, ToolName, tool_text
 from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
@@ -325,6 +325,8 @@ class SearchSession:
             )
         args = spec.parse(arguments)
         limits = limits or ToolLimits()
+        if mode is not None and QueryMode(mode) is QueryMode.AUTO and spec.name != "retrieve_url":
+            mode = auto_mode(args.query, self.searcher.config)
         if spec.name == "retrieve_url":
             response = await self.aretrieve(args.url, limits=limits, **call)
         else:

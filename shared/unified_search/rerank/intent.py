@@ -56,15 +56,19 @@ class IntentReranker(RerankerBase):
         *,
         synonyms: Mapping[str, str] | None = None,
         now: Callable[[], datetime] = _utc_now,
+        intent: Intent | None = None,
     ) -> None:
         self.config = config or IntentRerankConfig()
         self.synonyms = synonym_table(synonyms)
         self.now = now
+        self.intent = intent
+        """The intent of every query (``keyword.intent``); ``None`` classifies each."""
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> IntentReranker:
-        """Build from ``rerank.intent`` and the user's ``keyword.synonyms``."""
-        return cls(config.rerank.intent, synonyms=config.keyword.synonyms)
+        """Build from ``rerank.intent`` and the user's ``keyword.synonyms`` and ``keyword.intent``."""
+        keyword = config.keyword
+        return cls(config.rerank.intent, synonyms=keyword.synonyms, intent=keyword.intent)
 
     def weights(self, intent: Intent) -> ScoreWeights:
         """The weights of ``intent``: ``rerank.intent.weights`` if set, else the builtin ones."""
@@ -95,7 +99,7 @@ class IntentReranker(RerankerBase):
         self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending intent score."""
-        intent = classify_intent(query)
+        intent = self.intent or classify_intent(query)
         need = freshness_for(query, intent)
         terms = query_terms(query, intent, self.synonyms)
         matches = keyword_matches(terms, items)
