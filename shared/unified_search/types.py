@@ -104,6 +104,8 @@ class SearchRequest(_Model):
     """Web: also ask for each page's full text (item ``metadata["raw_content"]``)."""
     include_images: bool = False
     """Web: also ask for images about the query (``SearchResult.metadata["extras"]``)."""
+    include_image_descriptions: bool = False
+    """Web: also ask for images, each with a description of what it shows."""
     collections: list[str] = Field(default_factory=list)
     """Knowledge base: collections to search; empty means the configured ones."""
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)

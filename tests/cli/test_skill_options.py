@@ -70,3 +70,21 @@ def test_bad_skill_options_are_bad_input(cli: Cli) -> None:
     for args in (["--freshness", "pz"], ["--intent", "gossip"], ["--num", "0"]):
         run = cli("search", "rust", *args)
         assert run.code == 2, (args, run.err)
+
+
+def test_the_web_cache_survives_runs_and_has_stats_and_clear(cli: Cli, searx: Any) -> None:
+    for _ in range(2):
+        run = cli("search", "rust async", "--type", "web", "--format", "json", env=web(searx))
+        assert run.code == 0, run.err
+    assert len(searx.asked) == 1  # the second run was answered from the file
+    stats = cli("cache", "stats", "--format", "json", env=web(searx))
+    assert stats.code == 0, stats.err
+    figures = json.loads(stats.out)
+    assert (figures["backend"], figures["entries"], figures["hits"], figures["misses"]) == (
+        "sqlite", 1, 1, 1,
+    )  # fmt: skip
+    assert "hit rate: 50%" in cli("cache", "stats").out
+    cleared = cli("cache", "clear")
+    assert cleared.code == 0 and "cleared 1 cached answer(s)" in cleared.out
+    cli("search", "rust async", "--type", "web", "--format", "json", env=web(searx))
+    assert len(searx.asked) == 2

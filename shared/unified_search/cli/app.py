@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Deep search: intent, sub-queries, every source, intent-aware ranking.",
     ),
     "records": ("records:records", "Show the stored searches and references of a request."),
+    "cache": ("cache:cache", "Show the web cache's statistics, or empty it."),
     "config": ("configuration:show_config", "Print the merged configuration, secrets redacted."),
     "serve": ("serve:serve", "Serve the HTTP search API for front ends (server extra)."),
 }

@@ -16,7 +16,9 @@ Routes:
   references of a request;
 * ``GET /api/chat/{chat_id}/request/{request_id}/reference/{index}`` returns one;
 * ``GET /api/chat/{chat_id}/searches?source=kb`` lists a chat's stored searches
-  (``unified_search.server.history``).
+  (``unified_search.server.history``);
+* ``GET /api/cache`` shows the web cache's statistics and ``DELETE /api/cache``
+  empties it (``unified_search.server.cache``).
 
 A request belongs to the chat that created it: only that chat can read its
 references or continue it (``request_id``); any other chat, or a request ID no
@@ -41,6 +43,7 @@ from unified_search.engine.attachments import DataSource
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import RunId, RunIds, SearchSession
+from unified_search.server.cache import cache_routes
 from unified_search.server.controls import RequestUses, control_problems, search_options
 from unified_search.server.history import searches_route
 from unified_search.types import SearchType
@@ -124,6 +127,7 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
             methods=["GET"],
         ),
         searches_route(store),
+        *cache_routes(searcher),
     ]
     return Starlette(
         routes=routes,
