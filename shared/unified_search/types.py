@@ -19,6 +19,9 @@ from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
 JSON = dict[str, Any]
+#: The longest query any source is sent, in characters: one rule for web, knowledge base and
+#: database alike, so a longer one is refused before anything is searched (never cut).
+MAX_QUERY_CHARS = 2000
 TimeRange = Literal["day", "week", "month", "year"]
 SearchDepth = Literal["basic", "advanced"]
 Topic = Literal["general", "news"]
@@ -74,7 +77,8 @@ class SearchRequest(_Model):
     """
 
     query: str
-    """The question or search terms; surrounding whitespace is removed."""
+    """The question or search terms; surrounding whitespace is removed. At most
+    ``MAX_QUERY_CHARS`` characters, whichever source it goes to."""
     type: SearchType = SearchType.WEB
     limit: int | None = Field(default=None, ge=1, le=100)
     """Most items wanted from this source; ``None`` uses the source's configured maximum."""
@@ -137,6 +141,10 @@ class SearchRequest(_Model):
         stripped = value.strip()
         if not stripped:
             raise ValueError("query must contain text")
+        if len(stripped) > MAX_QUERY_CHARS:
+            raise ValueError(
+                f"the query has {len(stripped)} characters; at most {MAX_QUERY_CHARS} are read"
+            )
         return stripped
 
     @model_validator(mode="after")

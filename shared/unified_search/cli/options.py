@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -65,7 +66,12 @@ def source_options(function: F) -> F:
             multiple=True,
             help="Knowledge-base collection to search (repeatable); sets kb.collections.",
         ),
-        click.option("--db", "db_url", metavar="URL", help="SQLAlchemy database URL; sets db.url."),
+        click.option(
+            "--db",
+            "db_url",
+            metavar="URL",
+            help="SQLAlchemy database URL, or the path of a SQLite file; sets db.url.",
+        ),
         click.option(
             "--model",
             "models",
@@ -157,7 +163,7 @@ def overrides(
         layer["kb"] = {"collections": list(collections)}
     db: dict[str, Any] = {}
     if db_url:
-        db["url"] = db_url
+        db["url"] = database_url(db_url)
     if models:
         db["models"] = list(models)
     if db:
@@ -165,3 +171,15 @@ def overrides(
     if rerank:
         layer["uses"] = {"rerank": rerank}
     return layer
+
+
+def database_url(value: str) -> str:
+    """A database URL as given, or the ``sqlite:///`` URL of a file path (``~`` expanded).
+
+    Example:
+        >>> database_url("postgresql+psycopg://me@db/shop"), database_url("/data/shop.db")
+        ('postgresql+psycopg://me@db/shop', 'sqlite:////data/shop.db')
+    """
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"

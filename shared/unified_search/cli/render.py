@@ -17,7 +17,7 @@ from rich.table import Table
 from unified_search.contract.events import TraceNode
 from unified_search.contract.response import SearchResponse
 from unified_search.db.understanding import understandings, understood_json
-from unified_search.errors import ErrorInfo
+from unified_search.errors import REFUSALS, ErrorInfo
 from unified_search.policy.synthesis import flat
 from unified_search.types import Reference
 
@@ -44,7 +44,8 @@ def show_table(console: Console, response: SearchResponse) -> None:
     for line in understood_lines(response):
         console.print(escape(line), highlight=False)
     for error in response.errors:
-        console.print(f"[red]failed[/red] {escape(error_line(error))}")
+        what = "[yellow]refused[/yellow]" if error.code in REFUSALS else "[red]failed[/red]"
+        console.print(f"{what} {escape(error_line(error))}")
     for warning in response.warnings:
         console.print(f"[yellow]warning[/yellow] {escape(error_line(warning))}")
     console.print(
@@ -190,7 +191,10 @@ def markdown(response: SearchResponse) -> str:
             lines.append(f"   {flat(ref.content, 300)}")
     if not lines:
         lines.append("_No references found._")
-    problems = [f"- failed: {error_line(e)}" for e in response.errors]
+    problems = [
+        f"- {'refused' if e.code in REFUSALS else 'failed'}: {error_line(e)}"
+        for e in response.errors
+    ]
     problems += [f"- warning: {error_line(w)}" for w in response.warnings]
     if problems:
         lines += ["", f"**Status: {response.status}**", *problems]

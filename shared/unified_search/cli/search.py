@@ -27,7 +27,7 @@ MODES = ("fast", "deep", "answer", "auto")
 
 
 @click.command()
-@click.argument("query", nargs=-1, required=True)
+@click.argument("query", nargs=-1, required=True, metavar="QUERY")
 @click.option(
     "--mode",
     type=click.Choice(MODES),
@@ -43,10 +43,14 @@ def search(query: tuple[str, ...], mode: str | None, **flags: Any) -> int:
 
     \b
     Examples:
-      unified-search search "return policy for headphones" --type kb --collection help
-      unified-search search "wireless headphones under $100" --db sqlite:///shop.db --model products
-      unified-search search "vector databases" --type web,kb --format json
+      unified-search search "return policy for headphones" --type kb --collection kestrel-help
+      unified-search search 'wireless headphones under $100' --db ~/.local/share/unified-search/demo/shop.db --model products
+      unified-search search "vector databases" --type web,kb --collection kestrel-help --format json
       unified-search search "Rust 异步编程" --type web --mode answer
+      unified-search search --queries "Aurora battery life" "Aurora charging case" --type kb --collection kestrel-help --num 3
+      unified-search search "how do I reset the Beacon speaker" --collection kestrel-help --mode auto
+
+    The database and collection are the ones unified-search demo makes.
 
     Exit codes: 0 all sources answered, 1 some source failed, 2 bad input.
     """  # noqa: D301 - click reads \b as "keep these lines"
@@ -54,7 +58,7 @@ def search(query: tuple[str, ...], mode: str | None, **flags: Any) -> int:
 
 
 @click.command()
-@click.argument("query", nargs=-1, required=True)
+@click.argument("query", nargs=-1, required=True, metavar="QUERY")
 @skill_options
 @source_options
 @config_option
@@ -63,7 +67,7 @@ def deep(query: tuple[str, ...], **flags: Any) -> int:
 
     \b
     Example:
-      unified-search deep "compare the Aurora and Studio Pro headphones" --type kb,db
+      unified-search deep "compare the Aurora and Studio Pro headphones" --collection kestrel-help --db ~/.local/share/unified-search/demo/shop.db --model products
 
     Exit codes: 0 all sources answered, 1 some source failed, 2 bad input.
     """  # noqa: D301 - click reads \b as "keep these lines"
@@ -96,9 +100,13 @@ def _run(
     from unified_search.cli.settings import load_config
     from unified_search.policy.modes import QueryMode
 
+    from unified_search.types import SearchRequest
+
     asked = [q for q in query if q.strip()] if queries else [" ".join(query)]
     if not asked or not asked[0].strip():
         raise BadInput("QUERY must contain text")
+    for text in asked:  # one length rule, whichever sources are asked: checked first
+        SearchRequest(query=text)
     flags = overrides(
         collections=collections,
         db_url=db_url,
@@ -158,5 +166,14 @@ def deep_summary(response: SearchResponse) -> str:
 
 
 def exit_code(response: SearchResponse) -> int:
-    """0 when every source answered (even with nothing found), 1 when any source failed."""
-    return 1 if response.status in ("partial", "failed") else 0
+    """0 when the sources answered, 1 when one failed, 2 when every source refused the input.
+
+    A source refusing a question it cannot read (``INVALID_QUERY``, ``UNSUPPORTED``) while
+    others answer is not a failure; every source refusing it is bad input.
+    """
+    from unified_search.errors import REFUSALS
+
+    refused = [error.code in REFUSALS for error in response.errors]
+    if response.status == "failed":
+        return 2 if all(refused) else 1
+    return 1 if response.warnings or not all(refused) else 0

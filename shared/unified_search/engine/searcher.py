@@ -29,7 +29,7 @@ from unified_search.engine.delegated import delegating
 from unified_search.engine.merge import merge, stamped
 from unified_search.engine.parallel import Mode, fan_out
 from unified_search.engine.trace import Trace
-from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
+from unified_search.errors import REFUSALS, ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.http import HttpClient
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
@@ -320,9 +320,11 @@ class Searcher(Closable):
             response = finish(response)
         await trace.results(response.references)
         persisted, warnings = await self._keep(response, numbered, config, trace)
+        errors = [r.error for r in results if r is not None and r.error is not None]
         await trace.finish(
             len(items),
-            failed=sum(1 for r in results if r is not None and r.error is not None),
+            failed=len(errors),
+            refused=all(error.code in REFUSALS for error in errors),
             total=sum(1 for skip in skips if skip is None) + len(attached),
             output={
                 "result_count": len(items),

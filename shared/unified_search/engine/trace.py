@@ -259,7 +259,13 @@ class Trace:
             await self._send(EventName.SEARCH_RESULT, None, reference=reference)
 
     async def finish(
-        self, count: int, *, failed: int, total: int, output: Mapping[str, Any]
+        self,
+        count: int,
+        *,
+        failed: int,
+        total: int,
+        output: Mapping[str, Any],
+        refused: bool = False,
     ) -> None:
         """Close the search, log its summary and send its closing progress message twice.
 
@@ -271,11 +277,16 @@ class Trace:
             failed: requests that failed as a whole.
             total: requests that ran (skipped ones excluded).
             output: figures recorded on the search node.
+            refused: every failure is a refusal of the input (``errors.REFUSALS``).
         """
         kind = outcome_kind(count, failed, total)
-        error = (
-            ErrorInfo(code="UNKNOWN", message="every source failed") if kind == "failed" else None
-        )
+        error = None
+        if kind == "failed":
+            error = (
+                ErrorInfo(code="INVALID_QUERY", message="every source refused the input")
+                if refused
+                else ErrorInfo(code="UNKNOWN", message="every source failed")
+            )
         if error is None:
             figures = {"total": count, "duration_ms": output.get("duration_ms")}
             summary = _log("info", self._summary("search_completed"), figures)

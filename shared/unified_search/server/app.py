@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from unified_search._optional import require
 from unified_search.db.understanding import understood_json
 from unified_search.engine.attachments import DataSource
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import REFUSALS, SearchError
 from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import RunId, RunIds, SearchSession
 from unified_search.server.cache import cache_routes
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 #: The largest reference index a URL may ask for (a SQL ``INTEGER``).
 MAX_INDEX = 2**31 - 1
 #: Error codes that mean the caller asked for something impossible (422), not a server failure.
-_CALLER_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
+_CALLER_CODES = REFUSALS
 
 
 class SearchBody(BaseModel):

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from unified_search.errors import ErrorCode
+from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.extras import (
@@ -37,6 +37,8 @@ MAX_RESULTS = 20
 MIN_RESULTS = 5
 #: Shorter queries are refused by Tavily; they are padded with dots to this length.
 MIN_QUERY_CHARS = 5
+#: Longer queries are refused by Tavily ("Query is too long"): refused here, nothing sent.
+MAX_QUERY_CHARS = 400
 TOPICS = ("general", "news")
 SUPPORTED = (
     "country",
@@ -87,6 +89,13 @@ class Tavily:
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
         """Build the JSON body of a search."""
         check_options(self.name, request, SUPPORTED, TOPICS)
+        if len(request.query) > MAX_QUERY_CHARS:
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                f"tavily reads at most {MAX_QUERY_CHARS} characters; the query has "
+                f"{len(request.query)}",
+                provider=self.name,
+            )
         body: dict[str, Any] = {
             "query": request.query.ljust(MIN_QUERY_CHARS, "."),
             "max_results": max(MIN_RESULTS, min(settings.limit, MAX_RESULTS)),
