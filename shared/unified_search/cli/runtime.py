@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+from unified_search._optional import missing_driver
 from unified_search.cli.options import BadInput
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
@@ -122,7 +123,8 @@ def check_database(url: str | None) -> None:
     try:
         engine = create_engine(parsed)
     except (NoSuchModuleError, ImportError) as exc:
-        raise BadInput(f"cannot connect to {shown}: no driver ({_first_line(exc)})") from exc
+        problem = missing_driver(parsed.get_backend_name(), exc)
+        raise BadInput(f"cannot connect to {shown}: {problem}") from exc
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))

@@ -99,7 +99,6 @@ def _run(
     from unified_search.cli.runtime import asearch, chosen_types
     from unified_search.cli.settings import load_config
     from unified_search.policy.modes import QueryMode
-
     from unified_search.types import SearchRequest
 
     asked = [q for q in query if q.strip()] if queries else [" ".join(query)]
