@@ -19,6 +19,11 @@ from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
 JSON = dict[str, Any]
+#: The metadata key naming where an item's text came from: the file (path relative to the
+#: folder indexed) or URL of a knowledge-base document, what an agent named as its source.
+#: ``source`` always means who asked (``user``, ``hook``, ``auto``); a loader's own
+#: ``metadata["source"]`` (LangChain, LlamaIndex) passes through untouched.
+ORIGIN = "origin"
 #: The longest query any source is sent, in characters: one rule for web, knowledge base and
 #: database alike, so a longer one is refused before anything is searched (never cut).
 MAX_QUERY_CHARS = 2000

@@ -287,7 +287,7 @@ async def test_agent_mode_validates_what_the_agent_returns(
     sites = ["a.org", "b.org"]
     assert received == [{"query": "q", "limit": 5, "sites": sites, "time_range": "week"}]
     assert [i.url for i in result.items] == ["https://a.org/x", "https://b.org/"]
-    assert result.items[0].score == 1.0 and result.items[0].metadata["source"] == "planner"
+    assert result.items[0].score == 1.0 and result.items[0].metadata["origin"] == "planner"
     assert result.items[1].metadata["providers"] == ["planner"]
     assert api.requests == []
 
