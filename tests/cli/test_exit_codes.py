@@ -58,3 +58,10 @@ def test_every_source_reads_the_same_longest_query(kind: SearchType) -> None:
     assert SearchRequest(query="x" * MAX_QUERY_CHARS, type=kind).query
     with pytest.raises(ValueError, match=f"at most {MAX_QUERY_CHARS} are read"):
         SearchRequest(query="x" * (MAX_QUERY_CHARS + 1), type=kind)
+
+
+def test_a_sqlite_file_path_is_a_database(cli: Cli, shop_db: str) -> None:
+    path = shop_db.removeprefix("sqlite:///")
+    run = cli("search", "monitors", "--db", path, "--model", "products", "--format", "json")
+    assert run.code == 0, run.err
+    assert json.loads(run.out)["references"]

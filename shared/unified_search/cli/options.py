@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -163,7 +162,7 @@ def overrides(
         layer["kb"] = {"collections": list(collections)}
     db: dict[str, Any] = {}
     if db_url:
-        db["url"] = database_url(db_url)
+        db["url"] = db_url
     if models:
         db["models"] = list(models)
     if db:
@@ -171,15 +170,3 @@ def overrides(
     if rerank:
         layer["uses"] = {"rerank": rerank}
     return layer
-
-
-def database_url(value: str) -> str:
-    """A database URL as given, or the ``sqlite:///`` URL of a file path (``~`` expanded).
-
-    Example:
-        >>> database_url("postgresql+psycopg://me@db/shop"), database_url("/data/shop.db")
-        ('postgresql+psycopg://me@db/shop', 'sqlite:////data/shop.db')
-    """
-    if "://" in value:
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"

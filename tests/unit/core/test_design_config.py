@@ -158,3 +158,12 @@ def test_checked_uses_accept_builtin_for_rerank() -> None:
     from unified_search.engine.choices import check_uses
 
     check_uses(SearchConfig().merged({"uses": {"rerank": "builtin"}}), Delegates())
+
+
+def test_a_database_may_be_named_by_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = SearchConfig().merged({"db": {"url": "~/shop.db"}})
+    assert config.db.url == f"sqlite:///{tmp_path / 'shop.db'}"
+    assert SearchConfig().merged({"db": {"url": "sqlite:///shop.db"}}).db.url == "sqlite:///shop.db"
