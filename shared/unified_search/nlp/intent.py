@@ -1,9 +1,11 @@
 """Intent: what kind of answer a query is after, and the search strategy that suits it.
 
 A query is matched against signal words in English and Chinese. When several
-intents match, the most specific one wins, in the order of ``PRIORITY``
-(a comparison is more specific than a factual question, news more specific
-than a status question ...). A query with no signal is exploratory.
+intents match, the most specific one wins, in the search-layer design's order
+(``PRIORITY``: resource, news, comparison, status, tutorial, factual; the design
+lists comparison after status but its own example, "Bun vs Deno 最新对比", reads
+as a comparison, so comparison comes first of the two). A query with no signal
+is exploratory.
 """
 
 from __future__ import annotations
@@ -66,13 +68,13 @@ STRATEGIES: dict[Intent, IntentStrategy] = {
 }
 """The search strategy of every intent."""
 
-#: Most specific first: the first intent with a matching signal wins.
+#: Most specific first: the first intent with a matching signal wins (the design's order).
 PRIORITY: tuple[Intent, ...] = (
-    Intent.COMPARISON,
     Intent.RESOURCE,
     Intent.NEWS,
-    Intent.TUTORIAL,
+    Intent.COMPARISON,
     Intent.STATUS,
+    Intent.TUTORIAL,
     Intent.FACTUAL,
 )
 
