@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -48,6 +49,8 @@ def test_python_snippets_run(code: str, tmp_path: Path) -> None:
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path),
     }
+    if "PYTHONPATH" in os.environ:  # a checkout run without installing it
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
     )
