@@ -15,6 +15,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from unified_search.errors import ErrorInfo
+
+# The graph's types live in their own module and are part of this one's model.
+from unified_search.graph_types import Entity as Entity
+from unified_search.graph_types import GraphNode as GraphNode
+from unified_search.graph_types import Relation as Relation
 from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
@@ -213,91 +218,6 @@ ITEM_FIELDS = (
     "record_id",
     "data",
 )
-
-
-class Entity(_Model):
-    """A named thing found in text or in a query."""
-
-    name: str
-    type: str = "concept"
-
-
-#: The design's names of a relation's parts, and the names they have here.
-_TRIPLE = (("subject", "source"), ("predicate", "type"), ("object", "target"))
-
-
-class Relation(_Model):
-    """A link between two entities: ``subject`` -``predicate``-> ``object`` in the design's words.
-
-    Example:
-        >>> Relation(subject="Marie Curie", predicate="works_at", object="CNRS").target
-        'CNRS'
-    """
-
-    source: str
-    """The subject entity (``subject``)."""
-    target: str
-    """The object entity (``object``)."""
-    type: str = "related_to"
-    """The predicate (``predicate``)."""
-    weight: float = 1.0
-
-    @model_validator(mode="before")
-    @classmethod
-    def _design_names(cls, data: Any) -> Any:
-        """Accept ``subject``/``predicate``/``object`` for ``source``/``type``/``target``."""
-        if not isinstance(data, dict) or not data.keys() & {d for d, _ in _TRIPLE}:
-            return data
-        data = dict(data)
-        for design, ours in _TRIPLE:
-            if design in data and data.setdefault(ours, data[design]) != data.pop(design):
-                raise ValueError(f"{design} and {ours} name different entities")
-        return data
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def subject(self) -> str:
-        """The design's name of ``source``."""
-        return self.source
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def predicate(self) -> str:
-        """The design's name of ``type``."""
-        return self.type
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def object(self) -> str:
-        """The design's name of ``target``."""
-        return self.target
-
-
-class GraphNode(_Model):
-    """An entity associated with a query through the knowledge graph.
-
-    Example:
-        >>> GraphNode(name="CNRS", type="org").id
-        'org:CNRS'
-    """
-
-    id: str = ""
-    """Stable identity of the entity, ``<type>:<name>`` unless given."""
-    name: str
-    type: str = "concept"
-    description: str = ""
-    """What the graph says about the entity (how it was reached), for people."""
-    relation: str | None = None
-    """How the node relates to an entity of the query (``None`` for the query's own entities)."""
-    score: float = 0.0
-    metadata: JSON = Field(default_factory=dict)
-    """Figures behind the node (the collections and chunks that mention it ...)."""
-
-    @model_validator(mode="after")
-    def _identified(self) -> GraphNode:
-        if not self.id:
-            object.__setattr__(self, "id", f"{self.type}:{self.name}")
-        return self
 
 
 class SearchResult(_Model):
