@@ -18,24 +18,37 @@ Every refusal is a 422 naming the field; what was used is recorded with the sear
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from unified_search.engine.attachments import DataSource, DBRow, KBDocument, MCPResource
 from unified_search.engine.choices import check_uses
 from unified_search.errors import ConfigurationError
+from unified_search.policy.modes import QueryMode
 from unified_search.policy.session import SearchOptions
-from unified_search.types import Source
+from unified_search.types import SearchType, Source
 
 if TYPE_CHECKING:
     from unified_search.engine.searcher import Searcher
-    from unified_search.server.app import SearchBody
 
 UsesValue = Annotated[str, Field(min_length=1, max_length=200)]
 Problem = dict[str, str]
 #: The ``uses.search`` value that turns searching off.
 DISABLED = "disabled"
+
+
+class SearchBody(Protocol):
+    """What these controls read of a search's body (``unified_search.server.app.SearchBody``)."""
+
+    types: list[SearchType] | None
+    collections: list[str]
+    models: list[str]
+    top_n: int | None
+    mode: QueryMode | None
+    uses: RequestUses | None
+    attachments: list[DataSource]
+    search: bool
 
 
 class RequestUses(BaseModel):
