@@ -53,7 +53,8 @@ def test_index_reports_every_file_mirrors_the_folder_and_searches_relative_names
         "files": 9, "changed": 6, "unchanged": 0, "removed": 0, "skipped": 4
     }  # fmt: skip
     for line in (
-        "passed over 2 file(s): 1 unsupported file type .png, 1 binary content",
+        "passed over 2 file(s): 1 binary content (no file type to read it as), "
+        "1 unsupported file type .png",
         "not indexed (2):",
         "latin1.txt: not UTF-8 text (byte 0xe9 at offset 3)",
         "faq.jsonl#2: not JSON",
@@ -72,13 +73,13 @@ def test_index_reports_every_file_mirrors_the_folder_and_searches_relative_names
     assert quiet.code == 1 and quiet.out == ""  # only the files not indexed, on stderr
     assert quiet.err.splitlines() == [
         "not indexed (2):",
+        "  faq.jsonl#2: not JSON (Expecting value)",
         "  latin1.txt: not UTF-8 text (byte 0xe9 at offset 3)",
-        "  faq.jsonl#2: not JSON",
     ]
 
     (docs / "nested" / "shipping.txt").unlink()
     (docs / "returns.md").write_text("# Returns\n\nReturns are accepted within 30 days.\n")
-    mirrored = cli("index", str(docs), "--collection", "help", "-q")
+    mirrored = cli("index", str(docs), "--collection", "help")
     assert summary(mirrored.out)["removed"] == 1
     listed = cli("kb", "list", "help")
     assert "nested/shipping.txt" not in listed.out and "returns.md" in listed.out

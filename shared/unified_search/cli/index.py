@@ -203,7 +203,8 @@ def file_summary(report: IndexReport, seconds: float) -> str:
     ]
     ordinary = Counter(s.reason for s in report.skipped if passed_over(s.reason))
     if ordinary:
-        counts = ", ".join(f"{n} {reason}" for reason, n in ordinary.most_common())
+        groups = sorted(ordinary.items(), key=lambda group: (-group[1], group[0]))
+        counts = ", ".join(f"{n} {reason}" for reason, n in groups)
         lines.append(f"passed over {ordinary.total()} file(s): {counts}")
     problems = problem_lines([s for s in report.skipped if not passed_over(s.reason)])
     return "\n".join([*lines, problems] if problems else lines)
@@ -213,8 +214,9 @@ def problem_lines(problems: Sequence[SkippedFile]) -> str:
     """``not indexed (N):`` and one line per file with its reason (empty without any)."""
     if not problems:
         return ""
+    listed = sorted(problems, key=lambda skipped: skipped.path)
     return "\n".join(
-        [f"not indexed ({len(problems)}):", *(f"  {s.path}: {s.reason}" for s in problems)]
+        [f"not indexed ({len(problems)}):", *(f"  {s.path}: {s.reason}" for s in listed)]
     )
 
 

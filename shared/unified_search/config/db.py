@@ -45,7 +45,7 @@ def database_url(value: str) -> str:
         >>> database_url("postgresql+psycopg://me@db/shop"), database_url("/data/shop.db")
         ('postgresql+psycopg://me@db/shop', 'sqlite:////data/shop.db')
     """
-    if "://" in value:
+    if not value or "://" in value:
         return value
     return f"sqlite:///{Path(value).expanduser().resolve()}"
 
