@@ -310,7 +310,7 @@ def full_disk(folder: Path, systems: dict[str, Figures]) -> None:
         async def fill() -> set[str]:
             codes: set[str] = set()
             for n in range(200):
-                answer = await searcher.asearch({"query": f"q{n} " + "x " * 2000, "type": "web"})
+                answer = await searcher.asearch({"query": f"q{n} " + "x " * 990, "type": "web"})
                 codes |= {w.code.value for w in answer.warnings if w.provider == "store"}
             await searcher.aclose()
             return codes

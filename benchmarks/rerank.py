@@ -17,6 +17,12 @@ Document embeddings are cached per text within the run (quality pass). The
 latency column is measured separately on ``--latency-queries`` queries with no
 cache, i.e. every candidate embedded afresh, and is given per 100 candidates.
 
+A second table counts the queries whose deep-search expansion would rewrite a
+common English word as a technical name: the search-layer design's synonyms
+(``Go`` → Golang, ``React`` → React.js) read in any case, as the design writes
+them, against ours, which read such names only as written ("B cells go through
+..." is not about Golang).
+
 Usage:
     python benchmarks/rerank.py --data ../shared/datasets/scifact [--limit-queries 50] [--only intent] [--json out.json]
 """
@@ -37,6 +43,8 @@ from typing import Any
 
 from unified_search.config.rerank import IntentRerankConfig
 from unified_search.kb.embeddings import default_embedding
+from unified_search.nlp.expand import synonym_table, synonyms_in
+from unified_search.nlp.synonyms import CASED_SYNONYMS
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.cross_encoder import CrossEncoderReranker
 from unified_search.rerank.embedding import EmbeddingReranker
@@ -180,10 +188,10 @@ def systems(embed: Embed, cross_model: str | None) -> dict[str, Any]:
 
         cross = wrap(CrossEncoderReranker(config=CrossEncoderConfig(model=cross_model)))
     return {
-        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).rerank
+        "llama-index fusion (bm25 + dense)": DenseFusion(embed, llama_index_rrf).arerank
         if importlib.util.find_spec("llama_index")
         else None,
-        "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).rerank,
+        "unified-search rrf (bm25 + dense)": DenseFusion(embed, ours_rrf).arerank,
         "unified-search weighted (default)": wrap(WeightedReranker()),
         "unified-search intent": wrap(IntentReranker()),
         "unified-search intent (earlier weights)": wrap(IntentReranker(_earlier_weights())),
@@ -266,6 +274,22 @@ def table(
 
 
 DEPTH = 100
+#: The design's synonyms as it writes them: every key read in any case.
+DESIGN_SYNONYMS = {key.lower(): value for key, value in synonym_table().items()}
+
+
+def common_word_rewrites(texts: Sequence[str]) -> dict[str, int]:
+    """Queries in which a name that is also a common word (go, react ...) would be expanded."""
+    names = {name.lower() for name in CASED_SYNONYMS}
+    ours = synonym_table()
+
+    def rewrites(table: dict[str, str]) -> int:
+        return sum(1 for t in texts if {w.lower() for w in synonyms_in(t, table)} & names)
+
+    return {
+        "design synonyms (names in any case)": rewrites(DESIGN_SYNONYMS),
+        "unified-search synonyms (names as written)": rewrites(ours),
+    }
 
 
 def main() -> None:
@@ -293,7 +317,7 @@ def main() -> None:
 
     corpus, all_queries, qrels = load(args.data, args.split)
     queries = [(qid, all_queries[qid]) for qid in qrels if qid in all_queries][: args.limit_queries]
-    candidates = first_stage(corpus, [text for _, text in queries], DEPTH)
+    candidates = first_stage(corpus, [text for _, text in queries], min(DEPTH, len(corpus)))
     recall = statistics.fmean(
         len({i.document_id for i in c} & set(qrels[qid])) / len(qrels[qid])
         for c, (qid, _) in zip(candidates, queries, strict=True)
@@ -308,11 +332,16 @@ def main() -> None:
     sample = slice(0, args.latency_queries)
     timings = asyncio.run(latency(chosen(model), queries[sample], candidates[sample]))
     print(table(scores, timings, recall, len(queries)))
+    every = list(all_queries.values())  # every query of the dataset, judged or not
+    rewrites = common_word_rewrites(every)
+    print("\n| expansion | queries with a common word read as a technical name |\n|---|---:|")
+    print("\n".join(f"| {name} | {count} of {len(every)} |" for name, count in rewrites.items()))
     if args.json:
-        out = {
+        out: dict[str, dict[str, Any]] = {
             name: {"ndcg@10": score, "rerank_ms_per_100": timings.get(name)}
             for name, score in scores.items()
         }
+        out |= {name: {"common_word_rewrites": n} for name, n in rewrites.items()}
         args.json.write_text(json.dumps({"systems": out}, indent=2) + "\n", encoding="utf-8")
 
 

@@ -17,9 +17,11 @@ checkpointer) its own ``searched`` and ``context`` count for the question they
 were made for only, so every new question is searched. The user's documents are
 cited in the search's scope, so no later search of a conversation reuses their IDs.
 
-Failures follow the one policy: when every source fails the search raises (add
-``.with_fallbacks([RunnablePassthrough()])`` to answer without references), when
-some fail the others' references are injected.
+A search outage never blocks the turn: when every source fails, the state goes
+on without references, its ``response`` carries the errors, and the failure is
+in the events and the record; when some fail, the others' references are
+injected. ``strict=True`` raises instead (on any failed source), for a chain
+that handles it with ``.with_fallbacks``.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ class AutoSearch(SessionBinding, SearchOptions, RunnableSerializable[Any, State]
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=False)
 
     source: Source = Source.AUTO
+    degrade: bool = True
+    """Go on without references when every source fails (``strict=True`` raises instead)."""
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> State:
         """Search (unless told not to) and return the state with references injected."""

@@ -35,7 +35,7 @@ def item_to_document(item: ResultItem) -> Document:
 
 def reference_to_item(reference: Reference) -> ResultItem:
     """Turn a reference back into the item it was cited from."""
-    fields = reference.model_dump(exclude={"id", "index"})
+    fields = reference.model_dump(include=set(ResultItem.model_fields) - {"citation_id"})
     return ResultItem(citation_id=reference.id, **fields)
 
 

@@ -17,11 +17,18 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture(autouse=True)
-def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Remove API keys and config pointers so tests see only what they set."""
+def clean_environ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Remove API keys and config pointers so tests see only what they set.
+
+    The data folder is a fresh temporary one: what a test writes by default (the web
+    cache, the search records) never lands in the user's own.
+    """
     for name in list(os.environ):
         if name.startswith(ENVIRONMENT_PREFIXES):
             monkeypatch.delenv(name)
+    monkeypatch.setenv("UNIFIED_SEARCH_HOME", str(tmp_path_factory.mktemp("data-home")))
 
 
 def _reachable(host: str, port: int) -> bool:

@@ -45,6 +45,11 @@ class ErrorCode(StrEnum):
     UNKNOWN = "UNKNOWN"
 
 
+#: Refusals: the input cannot be served as given (a question a source cannot read, an option it
+#: lacks). The caller changes the input; trying again changes nothing. Every exit code, HTTP
+#: status and trace summary treats them alike: bad input when every source refuses.
+REFUSALS = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
+
 #: Failures that may succeed when tried again later.
 RETRYABLE_CODES = frozenset(
     {

@@ -17,10 +17,23 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 
 from unified_search.errors import ErrorInfo
 from unified_search.escape import visible
+
+# The graph's types live in their own module and are part of this one's model.
+from unified_search.graph_types import Entity as Entity
+from unified_search.graph_types import GraphNode as GraphNode
+from unified_search.graph_types import Relation as Relation
 from unified_search.tokens import count_tokens_cached
 from unified_search.urls import canonical_url
 
 JSON = dict[str, Any]
+#: The metadata key naming where an item's text came from: the file (path relative to the
+#: folder indexed) or URL of a knowledge-base document, what an agent named as its source.
+#: ``source`` always means who asked (``user``, ``hook``, ``auto``); a loader's own
+#: ``metadata["source"]`` (LangChain, LlamaIndex) passes through untouched.
+ORIGIN = "origin"
+#: The longest query any source is sent, in characters: one rule for web, knowledge base and
+#: database alike, so a longer one is refused before anything is searched (never cut).
+MAX_QUERY_CHARS = 2000
 TimeRange = Literal["day", "week", "month", "year"]
 SearchDepth = Literal["basic", "advanced"]
 Topic = Literal["general", "news"]
@@ -79,7 +92,8 @@ class SearchRequest(_Model):
     """The question or search terms, as :func:`normal_query` leaves them: NFKC-normalised
     (fullwidth ``ｂａｔｔｅｒｙ`` is ``battery``), zero-width characters and surrounding
     whitespace removed, terminal controls written as escapes. One without a visible
-    character is refused."""
+    character is refused, and so is one of more than ``MAX_QUERY_CHARS`` characters,
+    whichever source it goes to."""
     type: SearchType = SearchType.WEB
     limit: int | None = Field(default=None, ge=1, le=100)
     """Most items wanted from this source; ``None`` uses the source's configured maximum."""
@@ -109,6 +123,8 @@ class SearchRequest(_Model):
     """Web: also ask for each page's full text (item ``metadata["raw_content"]``)."""
     include_images: bool = False
     """Web: also ask for images about the query (``SearchResult.metadata["extras"]``)."""
+    include_image_descriptions: bool = False
+    """Web: also ask for images, each with a description of what it shows."""
     collections: list[str] = Field(default_factory=list)
     """Knowledge base: collections to search; empty means the configured ones."""
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -117,8 +133,9 @@ class SearchRequest(_Model):
     min_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
     """Knowledge base: minimum cosine similarity of a dense-only match (lexical matches are
     kept below it); ``None`` uses ``kb.min_similarity``, or no minimum under a threshold."""
-    graph: bool = False
-    """Knowledge base: also return associated entities, relations and graph nodes."""
+    graph: bool | None = None
+    """Knowledge base: also return associated entities, relations and graph nodes; ``None``
+    follows ``kb.graph.enabled``."""
     models: list[str] = Field(default_factory=list)
     """Database: tables or views to query; empty means the configured ones."""
     wheres: list[JSON] = Field(default_factory=list)
@@ -136,7 +153,12 @@ class SearchRequest(_Model):
     @field_validator("query")
     @classmethod
     def _query_has_text(cls, value: str) -> str:
-        return normal_query(value)
+        query = normal_query(value)
+        if len(query) > MAX_QUERY_CHARS:
+            raise ValueError(
+                f"the query has {len(query)} characters; at most {MAX_QUERY_CHARS} are read"
+            )
+        return query
 
     @model_validator(mode="after")
     def _dates_agree(self) -> SearchRequest:
@@ -229,32 +251,6 @@ ITEM_FIELDS = (
 )
 
 
-class Entity(_Model):
-    """A named thing found in text or in a query."""
-
-    name: str
-    type: str = "concept"
-
-
-class Relation(_Model):
-    """A link between two entities."""
-
-    source: str
-    target: str
-    type: str = "related_to"
-    weight: float = 1.0
-
-
-class GraphNode(_Model):
-    """An entity associated with a query through the knowledge graph."""
-
-    name: str
-    type: str = "concept"
-    relation: str | None = None
-    """How the node relates to an entity of the query (``None`` for the query's own entities)."""
-    score: float = 0.0
-
-
 class SearchResult(_Model):
     """What one request produced: items, or an error, never an exception."""
 
@@ -281,8 +277,27 @@ class SearchResult(_Model):
         return self.error is None
 
 
+#: Characters of content a reference's ``snippet`` shows.
+SNIPPET_CHARS = 300
+
+
+def snippet_of(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """The start of ``text`` on one line, cut at a word and marked with … when cut.
+
+    Example:
+        >>> snippet_of("Refunds take  five days.", 14)
+        'Refunds take…'
+    """
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    head = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return head.rstrip(" ,;:") + "…"
+
+
 class Reference(_Model):
-    """A cited item as the model and the user see it."""
+    """A cited item as the model and the user see it; ``snippet`` is its text's start for a card."""
 
     id: str
     """The citation ID, ``ref_001`` ..."""
@@ -301,6 +316,20 @@ class Reference(_Model):
     record_id: str | None = None
     data: JSON | None = None
     metadata: JSON = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_snippet(cls, data: Any) -> Any:
+        """Accept a serialised reference: its ``snippet`` is derived from ``content``."""
+        if isinstance(data, dict) and "snippet" in data:
+            data = {key: value for key, value in data.items() if key != "snippet"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def snippet(self) -> str:
+        """The first words of ``content`` (at most ``SNIPPET_CHARS`` characters, one line)."""
+        return snippet_of(self.content)
 
     @classmethod
     def from_item(cls, item: ResultItem) -> Reference:

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,3 +83,56 @@ def shop_db(tmp_path: Path) -> str:
     from unified_search.samples.shop import build_shop_database
 
     return f"sqlite:///{build_shop_database(tmp_path / 'shop.db')}"
+
+
+@dataclass
+class SearxStub:
+    """A local SearXNG stand-in: three pages for every query; it remembers what it was asked."""
+
+    url: str
+    asked: list[dict[str, str]]
+
+
+@pytest.fixture
+def searx() -> Iterator[SearxStub]:
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qsl, urlsplit
+
+    asked: list[dict[str, str]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            params = dict(parse_qsl(urlsplit(self.path).query))
+            asked.append(params)
+            words = params.get("q", "")
+            pages = [
+                ("https://plain.example.com/a", 9.0),
+                ("https://boosted.example.org/b", 5.0),
+                ("https://other.example.net/c", 3.0),
+            ]
+            results = [
+                {"url": url, "title": f"{words} {n}", "content": f"All about {words}.",
+                 "engines": ["duckduckgo"], "score": score}
+                for n, (url, score) in enumerate(pages)
+            ]  # fmt: skip
+            body = json.dumps({"query": words, "results": results}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield SearxStub(f"http://127.0.0.1:{server.server_address[1]}", asked)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

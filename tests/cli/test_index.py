@@ -47,31 +47,39 @@ def test_index_reports_every_file_mirrors_the_folder_and_searches_relative_names
     cli: Cli, tmp_path: Path
 ) -> None:
     docs = make_corpus(tmp_path)
-    first = cli("index", str(docs), str(tmp_path / "missing.md"), "--collection", "help")
-    assert first.code == 1, first.err  # something was skipped: partial
+    first = cli("index", str(docs), "--collection", "help")
+    assert first.code == 1, first.err  # two files could not be read: partial
     assert summary(first.out) == {
-        "files": 9, "changed": 6, "unchanged": 0, "removed": 0, "skipped": 5
+        "files": 9, "changed": 6, "unchanged": 0, "removed": 0, "skipped": 4
     }  # fmt: skip
     for line in (
-        "missing.md: no such file or folder",
+        "passed over 2 file(s): 1 binary content (no file type to read it as), "
+        "1 unsupported file type .png",
+        "not indexed (2):",
         "latin1.txt: not UTF-8 text (byte 0xe9 at offset 3)",
         "faq.jsonl#2: not JSON",
-        "image.png: unsupported file type .png",
-        "core: binary content",
     ):
         assert line in first.out, first.out
+    assert "image.png" not in first.out and "core:" not in first.out
     assert str(docs) not in first.out  # files are named relative to the indexed folder
 
-    again = cli("index", str(docs), "--collection", "help", "--quiet")
+    again = cli("index", str(docs), "--collection", "help")
     # faq.jsonl had a bad line: it is read (and reported) again, its good record not re-embedded
     assert summary(again.out) == {
         "files": 9, "changed": 1, "unchanged": 5, "removed": 0, "skipped": 4
     }  # fmt: skip
-    assert "0 chunks embedded" in again.out and again.err == ""
+    assert "0 chunks embedded" in again.out
+    quiet = cli("index", str(docs), "--collection", "help", "--quiet")
+    assert quiet.code == 1 and quiet.out == ""  # only the files not indexed, on stderr
+    assert quiet.err.splitlines() == [
+        "not indexed (2):",
+        "  faq.jsonl#2: not JSON (Expecting value)",
+        "  latin1.txt: not UTF-8 text (byte 0xe9 at offset 3)",
+    ]
 
     (docs / "nested" / "shipping.txt").unlink()
     (docs / "returns.md").write_text("# Returns\n\nReturns are accepted within 30 days.\n")
-    mirrored = cli("index", str(docs), "--collection", "help", "-q")
+    mirrored = cli("index", str(docs), "--collection", "help")
     assert summary(mirrored.out)["removed"] == 1
     listed = cli("kb", "list", "help")
     assert "nested/shipping.txt" not in listed.out and "returns.md" in listed.out
@@ -113,7 +121,9 @@ def test_kb_remove_check_and_drop(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_index_with_nothing_readable_is_bad_input(cli: Cli, tmp_path: Path) -> None:
-    run = cli("index", str(tmp_path / "nope"), "--collection", "help")
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    run = cli("index", str(tmp_path / "pictures"), "--collection", "help")
     assert run.code == 2
     assert run.err.strip().splitlines()[-1] == (
         "unified-search: error: nothing to index: 1 path(s) skipped, 0 files read"
@@ -136,7 +146,7 @@ def test_a_deep_jsonl_and_a_wide_csv_cost_only_themselves(cli: Cli, tmp_path: Pa
         (docs / f"doc{i:02}.md").write_text(f"# Doc {i}\n\nPassage {i} about batteries.\n")
     (docs / "deep.jsonl").write_text("[" * 100_000 + "\n")
     (docs / "wide.csv").write_text("title,text\nbig," + "x" * 200_000 + "\nok,fine\n")
-    done = cli("index", str(docs), "--collection", "hostile", "-q")
+    done = cli("index", str(docs), "--collection", "hostile")
     assert done.code == 1, done.err
     # deep.jsonl is read (its one line refused); wide.csv is not
     assert summary(done.out) == {

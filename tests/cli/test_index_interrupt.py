@@ -82,7 +82,8 @@ def test_ctrl_c_then_kill_9_mid_index_then_a_rerun_finishes_with_agreeing_indexe
     process = start(home, "index", str(folder), "--collection", "notes", "--log-every", "0.2")
     lines = wait_for_embedded_chunks(process)
     assert lines[0].startswith(f"reading files: 0/{FILES}")
-    assert lines[1].startswith(f"embedding chunks: 0/{total:,} (0%)")  # the total, up front
+    assert lines[1].startswith(f"reading files: {FILES}/{FILES} (100%)")  # the stage is done
+    assert lines[2].startswith(f"embedding chunks: 0/{total:,} (0%)")  # the total, up front
     assert re.search(r", \d+ chunks/s, about \d+ s left", lines[-1])  # rate and time left
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -109,7 +110,7 @@ def test_ctrl_c_then_kill_9_mid_index_then_a_rerun_finishes_with_agreeing_indexe
     process.communicate(timeout=30)
     assert process.returncode == -signal.SIGKILL
 
-    rerun = run(home, "index", str(folder), "--collection", "notes", "--quiet")
+    rerun = run(home, "index", str(folder), "--collection", "notes")
     assert rerun.returncode == 0, rerun.stderr
     assert f"{FILES} files (" in rerun.stdout
     check = run(home, "kb", "check", "notes")

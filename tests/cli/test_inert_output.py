@@ -84,7 +84,7 @@ def test_records_as_json_are_exact_and_inert(cli: Cli, tmp_path: Path) -> None:
 def test_a_query_with_controls_is_searched_stored_and_shown_escaped(cli: Cli, shop_db: str) -> None:
     query = "headphones \x1b[2J [/bold]"
     run = cli("search", query, "--type", "db", "--db", shop_db, "--chat-id", "inert")
-    assert run.code in (0, 1), run.err  # searched: the database may not understand the rest
+    assert run.code in (0, 2), run.err  # searched; the database may refuse the words it cannot read
     assert "request id: inert" in run.out
     assert ACTIVE.search(run.out) is None and "\\x1b[2J [/bold]" in run.out
     stored = cli("records", "--chat", "inert", "--format", "json")

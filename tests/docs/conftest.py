@@ -22,8 +22,19 @@ def pages() -> list[Path]:
 
 
 def fenced(text: str, language: str) -> list[str]:
-    """The bodies of the fenced blocks of ``language`` in ``text`` (``python``, ``bash`` ...)."""
-    return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.S | re.M)
+    """The bodies of the fenced blocks of ``language`` in ``text`` (``python``, ``bash`` ...).
+
+    A block's info string may carry a title after the language (```python title="x.py").
+    """
+    return re.findall(rf"^```{language}(?: [^\n]*)?\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def examples(text: str) -> list[tuple[str, str | None]]:
+    """Each Python block of ``text``, with the ```text block that follows it (what it prints)."""
+    found = re.finditer(
+        r"^```python(?: [^\n]*)?\n(.*?)^```\n(?:\n```text\n(.*?)^```)?", text, flags=re.S | re.M
+    )
+    return [(match.group(1), match.group(2)) for match in found]
 
 
 def page_name(page: Path) -> str:
@@ -33,11 +44,11 @@ def page_name(page: Path) -> str:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "python_example" in metafunc.fixturenames:
-        examples = [
-            pytest.param(code, id=f"{page_name(page)}#{number}")
+        found = [
+            pytest.param(example, id=f"{page_name(page)}#{number}")
             for page in pages()
-            for number, code in enumerate(fenced(page.read_text(encoding="utf-8"), "python"), 1)
+            for number, example in enumerate(examples(page.read_text(encoding="utf-8")), 1)
         ]
-        if len(examples) < 8:  # a renamed folder or a changed fence would empty the set silently
-            raise pytest.UsageError(f"only {len(examples)} Python examples found in the docs")
-        metafunc.parametrize("python_example", examples)
+        if len(found) < 8:  # a renamed folder or a changed fence would empty the set silently
+            raise pytest.UsageError(f"only {len(found)} Python examples found in the docs")
+        metafunc.parametrize("python_example", found)

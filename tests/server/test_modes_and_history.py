@@ -61,7 +61,7 @@ async def test_unknown_mode_is_a_422_naming_the_field(api: tuple[httpx.AsyncClie
     refused = await post(http, query="q", types=["kb"], mode="thorough")
     assert refused.status_code == 422
     [problem] = refused.json()["detail"]
-    assert problem["field"] == "mode" and "'fast', 'deep' or 'answer'" in problem["message"]
+    assert problem["field"] == "mode" and "'fast', 'deep', 'answer' or 'auto'" in problem["message"]
 
 
 async def test_a_chats_searches_by_source(api: tuple[httpx.AsyncClient, Echo]) -> None:
@@ -92,3 +92,16 @@ async def test_bad_filters_are_422(
     http, _ = api
     refused = await http.get("/api/chat/c1/searches", params=params)
     assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == field
+
+
+async def test_stored_searches_carry_their_choices_not_the_whole_configuration(
+    api: tuple[httpx.AsyncClient, Echo],
+) -> None:
+    http, _ = api
+    await post(http, query="returns", types=["kb", "db"])
+    listed = await http.get("/api/chat/c1/searches")
+    searches = listed.json()["searches"]
+    assert len(searches) == 2
+    assert all(set(s["config"]) == {"uses", "web", "kb", "db", "rerank"} for s in searches)
+    assert "domain_tiers" not in listed.text and "max_body_bytes" not in listed.text
+    assert len(listed.content) < 4_000  # was 14 KB for two searches with the whole configuration

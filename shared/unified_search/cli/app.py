@@ -1,9 +1,10 @@
 """The ``unified-search`` command: one group of commands and one error boundary.
 
-Exit codes: 0 success; 1 partial failure (a source failed, some files were
-skipped); 2 bad input (unknown flag, missing file, unknown configuration key,
-unreachable database URL ...). Every error is one line on stderr, never a
-traceback.
+Exit codes, one rule for every command: 0 success (a source that refuses a
+question it cannot read while others answer is not a failure); 1 partial failure
+(a source failed, some files could not be read); 2 bad input (unknown flag,
+missing file, unknown configuration key, unreachable database URL, a question
+every source refuses ...). Every error is one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from collections.abc import Sequence
 import click
 from pydantic import ValidationError
 
-from unified_search.errors import ConfigurationError, ErrorCode, SearchError
+from unified_search.errors import REFUSALS, ConfigurationError, SearchError
 from unified_search.escape import visible
 
 PROG = "unified-search"
 #: Set to any value to get the traceback of an unexpected error instead of one line.
 DEBUG_ENV = "UNIFIED_SEARCH_DEBUG"
 #: Search error codes that mean the input was wrong rather than a source failing.
-BAD_INPUT_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
+BAD_INPUT_CODES = REFUSALS
 
 
 #: Each command: where it is defined (imported only when it runs) and its summary.
@@ -43,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Deep search: intent, sub-queries, every source, intent-aware ranking.",
     ),
     "records": ("records:records", "Show the stored searches and references of a request."),
+    "cache": ("cache:cache", "Show the web cache's statistics, or empty it."),
     "config": ("configuration:show_config", "Print the merged configuration, secrets redacted."),
     "serve": ("serve:serve", "Serve the HTTP search API for front ends (server extra)."),
 }
@@ -84,8 +86,8 @@ def cli() -> None:
 
     \b
     Start with:  unified-search demo
-    Then:        unified-search index docs/ --collection help
-                 unified-search search "your question" --collection help
+    Then:        unified-search search "how do I pair the Aurora headphones?" --collection kestrel-help
+                 unified-search index ~/.local/share/unified-search/demo/docs --collection kestrel-docs
 
     Configuration: --config search.yml < environment variables < flags
     (see unified-search config --help). Exit codes: 0 ok, 1 partial failure, 2 bad input.

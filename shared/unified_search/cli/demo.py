@@ -1,10 +1,12 @@
 """``unified-search demo``: the whole job on embedded defaults, with no account and no network.
 
-It indexes the bundled help centre into embedded Chroma (only what changed:
-the second run embeds nothing), writes the sample shop database once, asks one
-question of both (and of the web when a provider key or ``SEARXNG_URL`` is
-set), records the search, and prints the cited references, the trace and the
-``<references>`` block a model would receive.
+It indexes the bundled help centre into embedded Chroma as the collection
+``kestrel-help`` (only what changed: the second run embeds nothing), writes the
+sample shop database (``demo/shop.db`` in the data folder) and a copy of the help
+centre's Markdown files (``demo/docs``) once, asks one question of both (and of
+the web when a provider key or ``SEARXNG_URL`` is set), records the search, and
+prints the cited references, the trace, the ``<references>`` block a model would
+receive and the commands to try next on the same data.
 """
 
 from __future__ import annotations
@@ -56,12 +58,35 @@ def demo(question: str, config_path: str | None) -> int:
     config = load_config(config_path, demo_layer(home))
     console = stdout()
     response = asyncio.run(run_demo(config, question, console, home / "demo" / "shop.db"))
-    console.print(
-        f"\nrequest id: {response.request_id}\n"
-        f"show the stored record again with: unified-search records {response.request_id}",
-        highlight=False,
-    )
+    docs = ensure_docs(home / "demo" / "docs")
+    console.print(next_steps(response.request_id, home / "demo" / "shop.db", docs), highlight=False)
     return exit_code(response)
+
+
+def next_steps(request_id: str, database: Path, docs: Path) -> str:
+    """The record of this run, and commands to try on the demo's data (real paths)."""
+    return (
+        f"\nrequest id: {request_id}\n"
+        f"show the stored record again with: unified-search records {request_id}\n\n"
+        "try next on the same data:\n"
+        f'  unified-search search "how do I pair the Aurora headphones?" '
+        f"--collection {SAMPLE_COLLECTION}\n"
+        f"  unified-search search 'wireless headphones under $100' --db {database} "
+        "--model products\n"
+        f"  unified-search index {docs} --collection kestrel-docs"
+    )
+
+
+def ensure_docs(folder: Path) -> Path:
+    """Copy the help centre's Markdown files to ``folder`` once, to index and edit by hand."""
+    from unified_search.samples.knowledge import documents_folder
+
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        for entry in documents_folder().iterdir():
+            if entry.name.endswith(".md"):
+                (folder / entry.name).write_text(entry.read_text(encoding="utf-8"), "utf-8")
+    return folder
 
 
 def demo_layer(home: Path) -> dict[str, Any]:

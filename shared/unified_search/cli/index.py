@@ -7,7 +7,9 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -19,10 +21,27 @@ from unified_search.cli.settings import load_config
 
 if TYPE_CHECKING:
     from unified_search.config.search import SearchConfig
+    from unified_search.kb.files import SkippedFile
     from unified_search.kb.handler import KBHandler
     from unified_search.kb.ingest import IngestReport
     from unified_search.kb.mirror import IndexOptions, IndexReport
 
+#: Reasons a file is left out by design: what a docs folder ordinarily holds besides its
+#: documents (images, binaries, empty files, hidden and linked ones). They are summed up in
+#: one line and keep the exit code 0; any other reason (too large, unreadable, not UTF-8, a
+#: bad line, a broken link ...) is listed and makes it 1.
+PASSED_OVER = (
+    "unsupported file type",
+    "binary content",
+    "empty file",
+    "no text",
+    "hidden (",
+    "not a regular file",
+    "link to a folder already indexed here",
+    "link to a file indexed at its own place",
+    "link to a folder outside the indexed folder",
+    "link to a file outside the indexed folder",
+)
 # Chroma's rule for collection names, checked here so the error is about the flag.
 _COLLECTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]")
 #: Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
@@ -55,7 +74,9 @@ def check_collection(ctx: click.Context, param: click.Parameter, value: str) -> 
     show_default=True,
     help="Skip larger files.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress, only the summary.")
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No progress and no summary; only the files not indexed."
+)
 @click.option(
     "--log-every",
     type=click.FloatRange(0.1),
@@ -80,18 +101,24 @@ def index(
     object per line), .csv (one document per row), .pdf (pdf extra), .docx (docx extra)
     and text files without an extension; folders are read recursively. Running it again
     reads only changed files, and removes the documents of files deleted from the
-    folders. Every file not indexed is listed with its reason. Ctrl-C stops within a
-    second or two and keeps what is stored; run the command again to continue.
+    folders. Files a docs folder ordinarily holds besides documents (images, binaries,
+    empty and hidden files) are passed over and counted in one line; every other file
+    not indexed (too large, unreadable, not UTF-8 ...) is listed with its reason.
+    Ctrl-C stops within a second or two and keeps what is stored; run the command
+    again to continue.
 
     \b
     Example:
-      unified-search index docs/ notes.md --collection help
+      unified-search index ~/.local/share/unified-search/demo/docs --collection kestrel-docs
 
-    Exit codes: 0 everything indexed, 1 some files skipped, 2 nothing readable,
-    130 interrupted.
+    Exit codes: 0 everything readable indexed, 1 some files could not be read,
+    2 a path does not exist or nothing is readable, 130 interrupted.
     """  # noqa: D301 - click reads \b as "keep these lines"
     from unified_search.kb.mirror import IndexOptions
 
+    missing = [path for path in paths if not _exists(path)]
+    if missing:
+        raise BadInput(f"no such file or folder: {missing[0]} (nothing was indexed)")
     config = load_config(config_path)
     options = IndexOptions(
         exclude=list(exclude), hidden=hidden, max_file_bytes=max_file_mb * 1024 * 1024
@@ -105,14 +132,24 @@ def index(
                 interrupted(shown, collection), highlight=False, markup=False, soft_wrap=True
             )
             exit_now(INTERRUPTED)
-    stdout().print(
-        plain(file_summary(report, time.perf_counter() - started)),
-        highlight=False,
-        soft_wrap=True,
-    )
+    problems = [s for s in report.skipped if not passed_over(s.reason)]
+    shown_on = stderr() if quiet else stdout()
+    text = problem_lines(problems) if quiet else file_summary(report, time.perf_counter() - started)
+    if text:
+        shown_on.print(plain(text), highlight=False, soft_wrap=True)
     if not report.changed and not report.unchanged and not report.removed:
         raise BadInput(f"nothing to index: {len(report.skipped)} path(s) skipped, 0 files read")
-    return 1 if report.skipped else 0
+    return 1 if problems else 0
+
+
+def _exists(path: str) -> bool:
+    given = Path(path).expanduser()
+    return given.exists() or given.is_symlink()
+
+
+def passed_over(reason: str) -> bool:
+    """Whether a file was left out by design (see :data:`PASSED_OVER`), not for a problem."""
+    return reason.startswith(PASSED_OVER)
 
 
 async def _index(
@@ -158,16 +195,29 @@ def interrupted(shown: IndexProgress, collection: str) -> str:
 
 
 def file_summary(report: IndexReport, seconds: float) -> str:
-    """What indexing changed, then every path not indexed with its reason."""
+    """What indexing changed, one line for what was passed over, then every problem file."""
     lines = [
         f"indexed {report.collection}: {report.files} files ({report.changed} new or changed, "
         f"{report.unchanged} unchanged, {report.removed} removed), {len(report.skipped)} skipped; "
         f"{report.chunks_added} chunks embedded, {report.chunks_removed} removed in {seconds:.1f} s"
     ]
-    if report.skipped:
-        lines.append(f"not indexed ({len(report.skipped)}):")
-        lines += [f"  {s.path}: {s.reason}" for s in report.skipped]
-    return "\n".join(lines)
+    ordinary = Counter(s.reason for s in report.skipped if passed_over(s.reason))
+    if ordinary:
+        groups = sorted(ordinary.items(), key=lambda group: (-group[1], group[0]))
+        counts = ", ".join(f"{n} {reason}" for reason, n in groups)
+        lines.append(f"passed over {ordinary.total()} file(s): {counts}")
+    problems = problem_lines([s for s in report.skipped if not passed_over(s.reason)])
+    return "\n".join([*lines, problems] if problems else lines)
+
+
+def problem_lines(problems: Sequence[SkippedFile]) -> str:
+    """``not indexed (N):`` and one line per file with its reason (empty without any)."""
+    if not problems:
+        return ""
+    listed = sorted(problems, key=lambda skipped: skipped.path)
+    return "\n".join(
+        [f"not indexed ({len(problems)}):", *(f"  {s.path}: {s.reason}" for s in listed)]
+    )
 
 
 async def add_with_progress(

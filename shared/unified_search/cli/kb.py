@@ -29,10 +29,10 @@ def kb() -> None:
     \b
     Examples:
       unified-search kb list
-      unified-search kb list help
-      unified-search kb remove docs/old-guide.md --collection help
-      unified-search kb check help --repair
-      unified-search kb drop help --yes
+      unified-search kb list kestrel-help
+      unified-search kb remove faq-audio.md --collection kestrel-docs
+      unified-search kb check kestrel-help --repair
+      unified-search kb drop kestrel-docs --yes
     """  # noqa: D301 - click reads \b as "keep these lines"
 
 

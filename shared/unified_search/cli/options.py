@@ -7,12 +7,14 @@ from typing import Any, TypeVar
 
 import click
 
-from unified_search.types import SearchType
+from unified_search.types import Intent, SearchType
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Output formats of the search commands.
 FORMATS = ("table", "json", "xml", "markdown")
+#: ``--freshness`` values: the search-layer design's codes and the time ranges they stand for.
+FRESHNESS = {"pd": "day", "pw": "week", "pm": "month", "py": "year"}
 
 
 class BadInput(click.ClickException):
@@ -63,7 +65,12 @@ def source_options(function: F) -> F:
             multiple=True,
             help="Knowledge-base collection to search (repeatable); sets kb.collections.",
         ),
-        click.option("--db", "db_url", metavar="URL", help="SQLAlchemy database URL; sets db.url."),
+        click.option(
+            "--db",
+            "db_url",
+            metavar="URL",
+            help="SQLAlchemy database URL, or the path of a SQLite file; sets db.url.",
+        ),
         click.option(
             "--model",
             "models",
@@ -96,15 +103,61 @@ def source_options(function: F) -> F:
     return function
 
 
+def skill_options(function: F) -> F:
+    """Add the search-layer design's options: ``--queries --intent --freshness --domain-boost --num``."""
+    decorators = [
+        click.option(
+            "--queries",
+            is_flag=True,
+            help="Each QUERY argument is a query of its own (searched in parallel, ranked "
+            "together; in deep and answer mode they are the sub-queries). Without it the "
+            "arguments are one query.",
+        ),
+        click.option(
+            "--intent",
+            type=click.Choice([intent.value for intent in Intent]),
+            help="The question's intent instead of the one its words signal: it sets the "
+            "ranking weights (intent reranker), freshness, sub-queries and --mode auto's mode.",
+        ),
+        click.option(
+            "--freshness",
+            type=click.Choice([*FRESHNESS, *FRESHNESS.values()]),
+            help="Only web pages from the past day (pd), week (pw), month (pm) or year (py).",
+        ),
+        click.option(
+            "--domain-boost",
+            metavar="DOMAINS",
+            help="Comma-separated domains whose results rank higher (authority +0.2, intent "
+            "reranker); sets rerank.intent.boost_domains.",
+        ),
+        click.option(
+            "--num",
+            type=click.IntRange(1, 100),
+            help="Results asked of each source for each query (default: the source's "
+            "configured maximum).",
+        ),
+    ]
+    for decorate in reversed(decorators):
+        function = decorate(function)
+    return function
+
+
 def overrides(
     *,
     collections: Sequence[str] = (),
     db_url: str | None = None,
     models: Sequence[str] = (),
     rerank: str | None = None,
+    intent: str | None = None,
+    domain_boost: str | None = None,
 ) -> dict[str, Any]:
     """The configuration keys set by the source flags (unset flags set nothing)."""
     layer: dict[str, Any] = {}
+    if intent:
+        layer["keyword"] = {"intent": intent}
+    boosted = [d.strip().lower() for d in (domain_boost or "").split(",") if d.strip()]
+    if boosted:
+        layer["rerank"] = {"intent": {"boost_domains": boosted}}
     if collections:
         layer["kb"] = {"collections": list(collections)}
     db: dict[str, Any] = {}

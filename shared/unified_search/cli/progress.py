@@ -2,8 +2,9 @@
 
 The bar shows what is being done (files read, then chunks embedded), done of
 total, the rate and the time left, redrawn several times a second. Piped or
-redirected, the same facts are printed as one line when a stage starts and
-then every ``LINE_EVERY`` seconds, so a log shows the run is alive. ``quiet`` prints nothing.
+redirected, the same facts are printed as one line when a stage starts, every
+``LINE_EVERY`` seconds, and when it ends, so a log shows the run is alive and
+what each stage did, however short. ``quiet`` prints nothing.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class IndexProgress:
         self._printed = self.started
         self._bar: Progress | None = None
         self._tasks: dict[str, TaskID] = {}
+        self._ended: set[str] = set()
 
     def __enter__(self) -> IndexProgress:
         if not self.quiet and self.console.is_terminal:
@@ -111,9 +113,12 @@ class IndexProgress:
         self._bar.update(task, completed=update.done, total=update.total)
 
     def _maybe_print(self, update: IngestProgress, starts: bool) -> None:
-        """A line when a stage starts (with its total), then one every ``line_every`` s."""
+        """A line when a stage starts (with its total), one every ``line_every`` s, one at its end."""
         now = time.monotonic()
-        if not starts and now - self._printed < self.line_every:
+        ends = update.done >= update.total and update.stage not in self._ended
+        if ends:
+            self._ended.add(update.stage)
+        if not (starts or ends) and now - self._printed < self.line_every:
             return
         self._printed = now
         self.console.print(
@@ -129,5 +134,6 @@ def line(update: IngestProgress, seconds: float) -> str:
     if seconds > 0 and update.done:
         rate = update.done / seconds
         left = (update.total - update.done) / rate
-        text += f", {rate:,.0f} {unit}/s, about {left:,.0f} s left"
+        when = f"done in {seconds:,.1f} s" if left <= 0 else f"about {left:,.0f} s left"
+        text += f", {rate:,.0f} {unit}/s, {when}"
     return text

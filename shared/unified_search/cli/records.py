@@ -66,8 +66,8 @@ def records(
 
     \b
     Examples:
-      unified-search records 3f2c9a0e8b7d4c1fa6e5d4c3b2a19080
-      unified-search records --chat support-42 --source kb
+      unified-search records --source kb --limit 5
+      unified-search records --source db --format json
       unified-search records --dropped
     """  # noqa: D301 - click reads \b as "keep these lines"
     from unified_search.records.store import SearchStore

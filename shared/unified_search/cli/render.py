@@ -19,7 +19,7 @@ from unified_search.cli.console import plain, print_json
 from unified_search.contract.events import TraceNode
 from unified_search.contract.response import SearchResponse
 from unified_search.db.understanding import understandings, understood_json
-from unified_search.errors import ErrorInfo
+from unified_search.errors import REFUSALS, ErrorInfo
 from unified_search.escape import visible
 from unified_search.policy.synthesis import flat
 from unified_search.types import Reference
@@ -47,7 +47,8 @@ def show_table(console: Console, response: SearchResponse) -> None:
     for line in understood_lines(response):
         console.print(plain(line), highlight=False)
     for error in response.errors:
-        console.print(Text.assemble(("failed", "red"), " ", plain(error_line(error))))
+        what = ("refused", "yellow") if error.code in REFUSALS else ("failed", "red")
+        console.print(Text.assemble(what, " ", plain(error_line(error))))
     for warning in response.warnings:
         console.print(Text.assemble(("warning", "yellow"), " ", plain(error_line(warning))))
     console.print(
@@ -113,14 +114,24 @@ def ranking_score(ref: Reference) -> float:
 
 
 def where(ref: Reference) -> str:
-    """Where a reference lives: its URL, its document (relative path) and collection, or its row."""
+    """Where a reference lives: a URL, a document (relative path) and collection, or a row.
+
+    A URL is followed by the providers that agreed on it (``[brave, exa]``).
+    """
     if ref.url:
-        return ref.url
+        providers = agreeing(ref)
+        return f"{ref.url} [{', '.join(providers)}]" if providers else ref.url
     if ref.collection:
         return f"{ref.document_id} ({ref.collection})" if ref.document_id else ref.collection
     if ref.model:
         return f"{ref.model}#{ref.record_id}" if ref.record_id else ref.model
     return ""
+
+
+def agreeing(ref: Reference) -> list[str]:
+    """The web providers that found the reference's page, in the order they answered."""
+    names = ref.metadata.get("providers") or [ref.metadata.get("provider")]
+    return [name for name in names if isinstance(name, str)]
 
 
 def trace_table(trace: Sequence[TraceNode]) -> Table:
@@ -178,7 +189,8 @@ def markdown(response: SearchResponse) -> str:
     """A numbered Markdown list of the references, each with its citation ID, then the failures."""
     lines = []
     for ref in response.references:
-        link = f" <{ref.url}>" if ref.url else f" ({where(ref)})" if where(ref) else ""
+        agreed = f" [{', '.join(agreeing(ref))}]" if ref.url and agreeing(ref) else ""
+        link = f" <{ref.url}>{agreed}" if ref.url else f" ({where(ref)})" if where(ref) else ""
         lines.append(
             f"{ref.index}. **[{ref.id}] {flat(visible(ref.title)) or '(untitled)'}**{link}"
         )
@@ -186,7 +198,10 @@ def markdown(response: SearchResponse) -> str:
             lines.append(f"   {flat(visible(ref.content), 300)}")
     if not lines:
         lines.append("_No references found._")
-    problems = [f"- failed: {error_line(e)}" for e in response.errors]
+    problems = [
+        f"- {'refused' if e.code in REFUSALS else 'failed'}: {error_line(e)}"
+        for e in response.errors
+    ]
     problems += [f"- warning: {error_line(w)}" for w in response.warnings]
     if problems:
         lines += ["", f"**Status: {response.status}**", *problems]

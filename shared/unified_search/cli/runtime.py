@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+from unified_search._optional import missing_driver
 from unified_search.cli.options import BadInput
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
@@ -48,7 +49,7 @@ def chosen_types(config: SearchConfig, types: Sequence[SearchType] | None) -> li
 
 async def asearch(
     config: SearchConfig,
-    query: str,
+    query: str | Sequence[str],
     types: Sequence[SearchType],
     *,
     mode: QueryMode | None = None,
@@ -61,26 +62,41 @@ async def asearch(
 
 async def arun_search(
     searcher: Searcher,
-    query: str,
+    query: str | Sequence[str],
     types: Sequence[SearchType],
     *,
     mode: QueryMode | None = None,
     rerank: str | None = None,
     chat_id: str | None = None,
+    limit: int | None = None,
+    time_range: str | None = None,
     **options: Any,
 ) -> SearchResponse:
-    """Check the sources, then run one request per type in ``mode`` (``rerank`` names the reranker).
+    """Check the sources, then run one request per (query × type) in ``mode``.
 
-    The search is stored under ``chat_id`` as the HTTP API and the adapters store theirs
-    (``RunIds.address``): the chat is the citation scope, and a search without one is its own chat.
+    ``rerank`` names the reranker, ``limit`` the results asked of each source per query,
+    ``time_range`` how recent web pages must be. The search is stored under ``chat_id`` as
+    the HTTP API and the adapters store theirs (``RunIds.address``): the chat is the citation
+    scope, and a search without one is its own chat.
     """
     await check_sources(searcher, types)
-    fields = {"rerank": {"uses": rerank}} if rerank else {}
+    fields: dict[str, Any] = {"rerank": {"uses": rerank}} if rerank else {}
+    if limit is not None:
+        fields["limit"] = limit
+    queries = [query] if isinstance(query, str) else list(query)
     requests = [
-        SearchRequest.model_validate({**fields, "query": query, "type": kind}) for kind in types
+        SearchRequest.model_validate(
+            {**fields, **_web_only(kind, time_range), "query": text, "type": kind}
+        )
+        for text in queries
+        for kind in types
     ]
     scope, chat = RunIds(chat_id=chat_id).address(searcher.new_scope)
     return await arun_mode(searcher, requests, mode, request_id=scope, chat_id=chat, **options)
+
+
+def _web_only(kind: SearchType, time_range: str | None) -> dict[str, Any]:
+    return {"time_range": time_range} if time_range and kind is SearchType.WEB else {}
 
 
 async def check_sources(searcher: Searcher, types: Sequence[SearchType]) -> None:
@@ -107,7 +123,8 @@ def check_database(url: str | None) -> None:
     try:
         engine = create_engine(parsed)
     except (NoSuchModuleError, ImportError) as exc:
-        raise BadInput(f"cannot connect to {shown}: no driver ({_first_line(exc)})") from exc
+        problem = missing_driver(parsed.get_backend_name(), exc)
+        raise BadInput(f"cannot connect to {shown}: {problem}") from exc
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))

@@ -53,9 +53,12 @@ def serve(host: str, port: int, workers: int, config_path: str | None) -> int:
 
     \b
     Routes:
-      POST /api/search   {"query", "types", "collections", "models", "top_n", "chat_id"}
+      POST /api/search   {"query", "types", "collections", "models", "top_n", "mode",
+                          "chat_id", "request_id", "uses", "attachments", "search"}
       GET  /api/chat/{chat_id}/request/{request_id}/references
       GET  /api/chat/{chat_id}/request/{request_id}/reference/{index}
+      GET  /api/chat/{chat_id}/searches?source=kb&limit=20
+      GET  /api/cache    (DELETE empties it)
 
     Searches are recorded in the search store, so every answer's citations can be
     looked up again by request ID and index, from any worker.

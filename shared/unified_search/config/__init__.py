@@ -25,10 +25,9 @@ from unified_search.config.search import (
     Uses,
     Weights,
     as_config,
-    deep_merge,
     read_config_file,
 )
-from unified_search.config.section import Section
+from unified_search.config.section import Section, deep_merge
 from unified_search.config.server import ServerConfig
 from unified_search.config.web import CacheConfig, ProviderSettings, ReaderConfig, WebConfig
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from unified_search.config.section import Section
 
@@ -37,11 +38,23 @@ class ModelSettings(Section):
     have none); joins may follow them like declared foreign keys."""
 
 
+def database_url(value: str) -> str:
+    """A database URL as given, or the ``sqlite:///`` URL of a file path (``~`` expanded).
+
+    Example:
+        >>> database_url("postgresql+psycopg://me@db/shop"), database_url("/data/shop.db")
+        ('postgresql+psycopg://me@db/shop', 'sqlite:////data/shop.db')
+    """
+    if not value or "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
 class DBConfig(Section):
     """Database settings."""
 
     url: str | None = None
-    """SQLAlchemy URL of the database to search."""
+    """SQLAlchemy URL of the database to search, or the path of a SQLite file (``~`` works)."""
     models: list[str] = Field(default_factory=list)
     """Tables or views that may be searched; a request may narrow them. Empty exposes every
     table and view of the database."""
@@ -73,6 +86,11 @@ class DBConfig(Section):
     multi_model: Literal["best", "all"] = "best"
     """With several models: ``best`` queries the best-matching one (all tied ones on a tie),
     ``all`` queries every model in parallel."""
+
+    @field_validator("url")
+    @classmethod
+    def _path_or_url(cls, value: str | None) -> str | None:
+        return None if value is None else database_url(value)
 
 
 class QueryDSLConfig(Section):

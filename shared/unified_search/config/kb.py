@@ -95,6 +95,9 @@ class HybridConfig(Section):
 class GraphConfig(Section):
     """Entity extraction at ingestion and graph association at query time."""
 
+    enabled: bool = False
+    """Associate graph nodes, entities and relations with every knowledge-base search whose
+    request does not say (a request's ``graph`` wins); the design's ``kb.graph: true``."""
     extract: bool = True
     """Extract entities and relations while indexing."""
     uses: str = "builtin"

@@ -13,6 +13,7 @@ from typing import Any, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from unified_search.auth import Secret
+from unified_search.config.aliases import ALIASES
 from unified_search.config.search import SearchConfig
 
 Row = tuple[str, str, str]
@@ -46,10 +47,16 @@ def reference_rows(
     return rows
 
 
+def alias_rows() -> list[Row]:
+    """List ``(key, default, description)`` for every design key read as one of ours."""
+    return [(alias.key, "—", f"The design's key, read as {alias.reads_as}.") for alias in ALIASES]
+
+
 def reference_markdown() -> str:
-    """Render the reference as a Markdown table."""
+    """Render the reference as a Markdown table, the design's keys last."""
     lines = ["| key | default | meaning |", "|---|---|---|"]
-    lines += [f"| `{key}` | {default} | {text} |" for key, default, text in reference_rows()]
+    rows = [*reference_rows(), *alias_rows()]
+    lines += [f"| `{key}` | {default} | {_one_line(text)} |" for key, default, text in rows]
     return "\n".join(lines)
 
 

@@ -32,8 +32,10 @@ class IntentRerankConfig(Section):
     weights: dict[Intent, IntentWeights] = Field(default_factory=dict)
     """Per-intent weights replacing the intent's builtin ones (see ``nlp.intent.STRATEGIES``)."""
     domain_tiers: dict[str, int] = Field(default_factory=lambda: dict(DOMAIN_TIERS))
-    """Domain → authority tier (1, 2, 3); subdomains inherit their domain's tier. A profile or
-    file adds entries to the builtin table (mappings merge); set a tier of 4 or more to demote."""
+    """Domain → authority tier (1, 2, 3); subdomains inherit their domain's tier, and a key with
+    ``*`` is a pattern of the whole host (``docs.*``, ``*.edu``) used when no domain matches. A
+    profile or file adds entries to the builtin table (mappings merge); a tier of 4 or more
+    demotes."""
     tier_scores: dict[int, float] = Field(default_factory=lambda: dict(TIER_SCORES))
     """Authority of each tier, in 0..1."""
     default_authority: float = Field(default=0.4, ge=0.0, le=1.0)
@@ -44,6 +46,8 @@ class IntentRerankConfig(Section):
         default_factory=lambda: {Intent(k): list(v) for k, v in INTENT_DOMAINS.items()}
     )
     """Domains boosted for each intent."""
+    boost_domains: list[str] = Field(default_factory=list)
+    """Domains boosted whatever the intent (``--domain-boost`` on the command line)."""
     domain_boost: float = Field(default=0.2, ge=0.0, le=1.0)
     """Added to the authority (capped at 1) of a domain boosted for the query's intent."""
     undated_freshness: float = Field(default=0.5, ge=0.0, le=1.0)

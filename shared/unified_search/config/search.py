@@ -2,7 +2,9 @@
 
 Layers, later ones winning key by key: built-in defaults → a global
 ``search.yml`` → a profile (assistant) dict → per-request overrides. A layer
-only overrides the keys it sets; nested sections merge, lists replace.
+only overrides the keys it sets; nested sections merge, lists replace. The
+design's own spellings (``web.provider``, ``kb.graph: true``, an assistant's
+``search`` section ...) are read in every layer (``unified_search.config.aliases``).
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import Field, ValidationError, model_validator
 
+from unified_search.config.aliases import design_layer
 from unified_search.config.citation import CitationConfig
 from unified_search.config.db import DBConfig, QueryDSLConfig
 from unified_search.config.kb import KBConfig
 from unified_search.config.keyword import KeywordConfig
 from unified_search.config.rerank import RerankConfig
-from unified_search.config.section import Section
+from unified_search.config.section import Section, deep_merge
 from unified_search.config.server import ServerConfig
 from unified_search.config.web import WebConfig
 from unified_search.errors import ConfigurationError
@@ -157,21 +160,21 @@ class SearchConfig(Section):
         origin: str | None = None
         for layer in layers:
             values, origin = layer if isinstance(layer, tuple) else (layer, None)
-            data = deep_merge(data, values)
+            data = deep_merge(data, _design_keys_read(values, data, origin))
             _validate(data, origin)
         return _validate(data, origin)
 
 
-def deep_merge(base: Mapping[str, Any], layer: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge ``layer`` into ``base``: mappings merge recursively, anything else replaces."""
-    merged = dict(base)
-    for key, value in layer.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = deep_merge(current, value)
-        else:
-            merged[key] = value
-    return merged
+def _design_keys_read(
+    values: Mapping[str, Any], data: Mapping[str, Any], origin: str | None
+) -> dict[str, Any]:
+    """The layer with the design's keys translated (``unified_search.config.aliases``)."""
+    try:
+        return design_layer(values, data)
+    except ConfigurationError as exc:
+        if origin is None:
+            raise
+        raise ConfigurationError(f"{exc} (in {origin})", key=exc.key, file=origin) from exc
 
 
 def read_config_file(path: str | Path) -> dict[str, Any]:

@@ -43,6 +43,14 @@ class ServerConfig(Section):
     cors_origins: list[str] = Field(default_factory=list)
     """Browser origins allowed to call the API cross-site (``https://app.example.com``);
     empty turns CORS off."""
+    max_attachments: int = Field(default=20, ge=0, le=1000)
+    """Most rows, documents and resources one search may attach (``attachments``)."""
+    max_attachment_chars: int = Field(default=20_000, ge=1)
+    """Longest attachment accepted: a document's text, a row's values written out, or a
+    resource's text (characters)."""
+    attach_mcp_servers: list[str] = Field(default_factory=list)
+    """MCP servers (names under ``mcp:``) whose resources a request may attach; empty: none,
+    since reading one runs that server's code for the caller."""
 
 
 def is_loopback(host: str) -> bool:

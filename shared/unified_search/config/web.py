@@ -27,9 +27,15 @@ class ProviderSettings(Section):
     """Search engine behind a meta-search API (SerpAPI: ``google``, ``bing``, ``baidu`` ...)."""
     requests_per_second: float | None = Field(default=None, gt=0)
     """Most requests per second sent to this provider (a shared limiter); ``None``: no limit."""
+    images: bool = False
+    """Ask for images about the query on every search (providers that return images: Tavily),
+    as a request's ``include_images`` does; they come in ``SearchResult.metadata["extras"]``."""
+    image_descriptions: bool = False
+    """With images, also ask for a description of each (a request's
+    ``include_image_descriptions`` does too)."""
 
 
-def _settings(**values: str) -> ProviderSettings:
+def _settings(**values: str | bool) -> ProviderSettings:
     """Provider settings from plain values (the key variable becomes a ``Secret``)."""
     return ProviderSettings.model_validate(values)
 
@@ -39,8 +45,9 @@ class CacheConfig(Section):
 
     enabled: bool = True
     """Keep provider answers for ``ttl`` seconds."""
-    backend: CacheBackend = "memory"
-    """``memory`` (one process), ``sqlite`` (a file, survives restarts) or ``redis`` (shared)."""
+    backend: CacheBackend = "sqlite"
+    """``sqlite`` (a file in the data folder: survives restarts, shared by the processes of one
+    machine), ``memory`` (one process) or ``redis`` (shared by several machines)."""
     ttl: float = Field(default=3600.0, gt=0)
     """Seconds an answer stays fresh."""
     max_entries: int = Field(default=50, ge=1)
@@ -125,8 +132,11 @@ class WebConfig(Section):
     retry while others have answered) are reported as failed and the results in hand return.
     ``None``: just under ``options.timeout``."""
     tavily: ProviderSettings = Field(
-        default_factory=lambda: _settings(api_key_env="TAVILY_API_KEY")
+        default_factory=lambda: _settings(
+            api_key_env="TAVILY_API_KEY", images=True, image_descriptions=True
+        )
     )
+    """Images and their descriptions are on, as the browser design asks Tavily for them."""
     serper: ProviderSettings = Field(
         default_factory=lambda: _settings(api_key_env="SERPER_API_KEY")
     )

@@ -4,8 +4,9 @@ Accepted shapes: a list of items, or an object holding one under ``items``,
 ``results`` or ``result`` (MCP servers wrap a returned list as ``result``).
 An item is a ``ResultItem`` or a dict with its fields; ``link`` and
 ``snippet`` are read as ``url`` and ``content``, unknown keys go to
-``metadata``. Who asked, the weight and the citation ID are the engine's to
-set and are never taken from the answer. Anything else fails with
+``metadata`` (a ``source`` the answer names as ``metadata["origin"]``: an item's
+``source`` is who asked). Who asked, the weight and the citation ID are the
+engine's to set and are never taken from the answer. Anything else fails with
 PROVIDER_ERROR naming the problem.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.types import ResultItem, SearchType
+from unified_search.types import ORIGIN, ResultItem, SearchType
 from unified_search.urls import clean_url
 
 LIST_KEYS = ("items", "results", "result")
@@ -92,7 +93,7 @@ def _split(entry: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         if name in _FIELDS and name not in fields:
             fields[name] = value
         elif name not in _FIELDS:
-            extra[str(key)] = value
+            extra[ORIGIN if key == "source" else str(key)] = value
     if not isinstance(fields.get("metadata", {}), Mapping):
         extra["metadata"] = fields.pop("metadata")
     return fields, extra

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from unified_search._random_ids import random_hex
 from unified_search.contract.checks import CitationReport, SentenceCheck
@@ -72,6 +72,14 @@ class TraceLog(BaseModel):
     data: dict[str, Any] | None = None
     """Figures behind the message (``{"count": 3, "duration_ms": 41.2}``)."""
     at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    node_id: str | None = None
+    """The trace node the line belongs to (the design's ``node_id``)."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def timestamp(self) -> int:
+        """``at`` in milliseconds since the epoch, as the design's trace logs carry it."""
+        return int(self.at.timestamp() * 1000)
 
 
 class TraceNode(BaseModel):

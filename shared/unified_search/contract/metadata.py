@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
-from unified_search.types import ITEM_FIELDS, ResultItem, SearchType
+from unified_search.types import ITEM_FIELDS, ORIGIN, ResultItem, SearchType
 
 #: The metadata key holding the core fields of a document or node.
 METADATA_KEY = "unified_search"
@@ -51,9 +51,10 @@ def user_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
 def display_fields(metadata: Mapping[str, Any]) -> dict[str, str]:
     """A title and URL to show for a loader's document, read from its usual keys.
 
-    ``title`` (WebBaseLoader), else the file named by ``file_name``, ``source`` or
-    ``file_path`` with its ``page_label`` (PyPDFLoader, SimpleDirectoryReader); the
-    URL is the first ``url`` or ``source`` that is an http(s) address. Keys of other
+    ``title`` (WebBaseLoader), else the file named by ``file_name``, ``origin``,
+    ``source`` or ``file_path`` with its ``page_label`` (PyPDFLoader,
+    SimpleDirectoryReader); the URL is the first ``url``, ``origin`` or ``source``
+    that is an http(s) address. Keys of other
     types are ignored; the metadata itself is never changed.
 
     Example:
@@ -61,10 +62,10 @@ def display_fields(metadata: Mapping[str, Any]) -> dict[str, str]:
         {'title': 'q1.pdf, page 4'}
     """
     fields: dict[str, str] = {}
-    url = next((v for v in _texts(metadata, "url", "source") if _is_web(v)), None)
+    url = next((v for v in _texts(metadata, "url", ORIGIN, "source") if _is_web(v)), None)
     if url:
         fields["url"] = url
-    name = next((v for v in _texts(metadata, "file_name", "source", "file_path")), None)
+    name = next((v for v in _texts(metadata, "file_name", ORIGIN, "source", "file_path")), None)
     title = next(iter(_texts(metadata, "title")), None)
     if title is None and name is not None:
         title = name if _is_web(name) else PurePath(name).name

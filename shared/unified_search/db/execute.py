@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
+from unified_search._optional import missing_driver
 from unified_search.errors import ErrorCode, SearchError
 
 Row = dict[str, Any]
@@ -59,9 +60,13 @@ def create_readonly_engine(url: str, *, connect_timeout: float = 5.0) -> sa.Engi
         args: dict[str, Any] = {}
         if parsed.get_backend_name() == "postgresql":
             args["connect_timeout"] = max(_MIN_PG_CONNECT, math.ceil(connect_timeout))
-        return sa.create_engine(
-            parsed, pool_pre_ping=True, pool_timeout=connect_timeout, connect_args=args
-        )
+        try:
+            return sa.create_engine(
+                parsed, pool_pre_ping=True, pool_timeout=connect_timeout, connect_args=args
+            )
+        except (sa.exc.NoSuchModuleError, ImportError) as exc:
+            problem = missing_driver(parsed.get_backend_name(), exc)
+            raise SearchError(ErrorCode.UNSUPPORTED, problem) from exc
     engine = _sqlite_engine(parsed, connect_timeout)
     event.listen(engine, "connect", _sqlite_query_only)
     return engine

@@ -29,7 +29,7 @@ from unified_search.engine.delegated import delegating
 from unified_search.engine.merge import merge, stamped
 from unified_search.engine.parallel import Mode, fan_out
 from unified_search.engine.trace import Trace
-from unified_search.errors import ErrorCode, ErrorInfo, SearchError, as_search_error
+from unified_search.errors import REFUSALS, ErrorCode, ErrorInfo, SearchError, as_search_error
 from unified_search.http import HttpClient
 from unified_search.rerank.base import Reranker
 from unified_search.rerank.registry import get_reranker
@@ -52,6 +52,7 @@ class RunOptions(TypedDict, total=False):
     provided_references: int
     attachments: Sequence[DataSource]
     sinks: Iterable[EventSink]
+    finish: Callable[[SearchResponse], SearchResponse] | None
 
 
 class Ranked(NamedTuple):
@@ -250,7 +251,8 @@ class Searcher(Closable):
                 themselves (they count toward ``options.skip_threshold``); ``attachments``,
                 rows, documents and MCP resources the user attached, cited as references of
                 their own (``unified_search.engine.attachments``); ``sinks``, extra event sinks for
-                this call only.
+                this call only; ``finish``, a last change to the response before it is recorded
+                and returned (answer mode adds its instructions to the prompt there).
         """
         mode = Mode.from_str(mode) if isinstance(mode, str) else mode
         return await self._execute(_validate_requests(requests), mode, self._search_one, **options)
@@ -314,11 +316,15 @@ class Searcher(Closable):
             context=build_context(items, config.citation),
             duration_ms=(time.perf_counter() - started) * 1000,
         )
+        if (finish := options.get("finish")) is not None:
+            response = finish(response)
         await trace.results(response.references)
         persisted, warnings = await self._keep(response, numbered, config, trace)
+        errors = [r.error for r in results if r is not None and r.error is not None]
         await trace.finish(
             len(items),
-            failed=sum(1 for r in results if r is not None and r.error is not None),
+            failed=len(errors),
+            refused=all(error.code in REFUSALS for error in errors),
             total=sum(1 for skip in skips if skip is None) + len(attached),
             output={
                 "result_count": len(items),

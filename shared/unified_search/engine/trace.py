@@ -259,7 +259,13 @@ class Trace:
             await self._send(EventName.SEARCH_RESULT, None, reference=reference)
 
     async def finish(
-        self, count: int, *, failed: int, total: int, output: Mapping[str, Any]
+        self,
+        count: int,
+        *,
+        failed: int,
+        total: int,
+        output: Mapping[str, Any],
+        refused: bool = False,
     ) -> None:
         """Close the search, log its summary and send its closing progress message twice.
 
@@ -271,11 +277,16 @@ class Trace:
             failed: requests that failed as a whole.
             total: requests that ran (skipped ones excluded).
             output: figures recorded on the search node.
+            refused: every failure is a refusal of the input (``errors.REFUSALS``).
         """
         kind = outcome_kind(count, failed, total)
-        error = (
-            ErrorInfo(code="UNKNOWN", message="every source failed") if kind == "failed" else None
-        )
+        error = None
+        if kind == "failed":
+            error = (
+                ErrorInfo(code="INVALID_QUERY", message="every source refused the input")
+                if refused
+                else ErrorInfo(code="UNKNOWN", message="every source failed")
+            )
         if error is None:
             figures = {"total": count, "duration_ms": output.get("duration_ms")}
             summary = _log("info", self._summary("search_completed"), figures)
@@ -296,7 +307,7 @@ def _now() -> datetime:
 
 def _started(node: TraceNode, *logs: TraceLog) -> TraceNode:
     update: dict[str, Any] = {"status": TraceStatus.RUNNING, "started_at": _now()}
-    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
+    return node.model_copy(update=update | _appended(node, logs))
 
 
 def _ended(
@@ -304,7 +315,14 @@ def _ended(
 ) -> TraceNode:
     status = TraceStatus.FAILED if error else TraceStatus.COMPLETED
     update = {"status": status, "output": dict(output), "error": error, "ended_at": _now()}
-    return node.model_copy(update=update | ({"logs": [*node.logs, *logs]} if logs else {}))
+    return node.model_copy(update=update | _appended(node, logs))
+
+
+def _appended(node: TraceNode, logs: Sequence[TraceLog]) -> dict[str, Any]:
+    """The ``logs`` update adding ``logs`` to ``node``, each marked with the node's id."""
+    if not logs:
+        return {}
+    return {"logs": [*node.logs, *(log.model_copy(update={"node_id": node.id}) for log in logs)]}
 
 
 def _log(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -> TraceLog:
@@ -314,7 +332,7 @@ def _log(level: LogLevel, message: str, data: Mapping[str, Any] | None = None) -
 def _logged(
     node: TraceNode, level: LogLevel, message: str, data: Mapping[str, Any] | None = None
 ) -> TraceNode:
-    return node.model_copy(update={"logs": [*node.logs, _log(level, message, data)]})
+    return node.model_copy(update=_appended(node, [_log(level, message, data)]))
 
 
 def _step_event(node: TraceNode) -> EventName:

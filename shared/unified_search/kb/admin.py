@@ -9,6 +9,7 @@ store agree. Each async method has its sync twin.
 from __future__ import annotations
 
 import asyncio
+import errno
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,9 @@ class KBAdmin:
     ) -> IndexReport:
         """Index files and folders so ``collection`` mirrors them (only changes are read).
 
+        Raises:
+            FileNotFoundError: a path does not exist; nothing is created or indexed.
+
         Example:
             Not run here: ``docs/`` stands for a folder of the caller's.
 
@@ -87,6 +91,9 @@ class KBAdmin:
         """
         from unified_search.kb.mirror import index_paths  # searching never needs the file readers
 
+        missing = [str(p) for p in paths if not _present(Path(p).expanduser())]
+        if missing:  # a typo must not leave an empty collection behind
+            raise FileNotFoundError(errno.ENOENT, "no such file or folder", missing[0])
         coll = await self._collection(collection, create=True)
         return await index_paths(
             coll,
@@ -175,3 +182,8 @@ class KBAdmin:
     def list_collections(self) -> list[str]:
         """Blocking twin of :meth:`alist_collections`."""
         return run_sync(self.alist_collections())
+
+
+def _present(path: Path) -> bool:
+    """Whether ``path`` is there (a broken link is, and is reported as such)."""
+    return path.exists() or path.is_symlink()

@@ -43,10 +43,19 @@ def associate(side: SideStore, query: str, max_nodes: int, max_chunks: int) -> A
     if not known:
         return Association()
     entities = [Entity(name=name, type=type_) for _, name, type_ in known]
-    nodes = [GraphNode(name=e.name, type=e.type, relation=None, score=1.0) for e in entities]
+    nodes = [
+        GraphNode(
+            name=e.name,
+            type=e.type,
+            description="named in the question",
+            score=1.0,
+            metadata={"in_query": True},
+        )
+        for e in entities
+    ]
     relations: list[Relation] = []
     for key, name, _ in known:
-        for _, other_name, other_type, weight in _neighbours(side, key, keys, max_nodes):
+        for _, other_name, other_type, weight, seen in _neighbours(side, key, keys, max_nodes):
             relations.append(
                 Relation(source=name, target=other_name, type=CO_OCCURS, weight=float(weight))
             )
@@ -54,8 +63,10 @@ def associate(side: SideStore, query: str, max_nodes: int, max_chunks: int) -> A
                 GraphNode(
                     name=other_name,
                     type=other_type,
+                    description=f"related to {name}: {seen:g} shared chunk(s) or relation(s)",
                     relation=f"{CO_OCCURS} with {name}",
                     score=weight,
+                    metadata={"in_query": False, "with": name, "links": seen},
                 )
             )
     chunks = side.mentioning([k for k, _, _ in known], max_chunks)
@@ -69,12 +80,13 @@ def associate(side: SideStore, query: str, max_nodes: int, max_chunks: int) -> A
 
 def _neighbours(
     side: SideStore, key: str, exclude: set[str], limit: int
-) -> list[tuple[str, str, str, float]]:
+) -> list[tuple[str, str, str, float, float]]:
+    """Neighbours of ``key``: key, name, type, weight relative to the strongest, raw weight."""
     found = [row for row in side.neighbours(key, limit + len(exclude)) if row[0] not in exclude][
         :limit
     ]
     top = max((row[3] for row in found), default=1)
-    return [(other, name, type_, weight / top) for other, name, type_, weight in found]
+    return [(other, name, type_, weight / top, weight) for other, name, type_, weight in found]
 
 
 def _best_nodes(nodes: list[GraphNode], limit: int) -> list[GraphNode]:

@@ -317,7 +317,7 @@ class KBHandler(KBAdmin):
                 f"query has {pieces} word pieces; the embedding model reads the first {window}",
             )
         graph = Association()
-        if request.graph:
+        if kb.graph.enabled if request.graph is None else request.graph:
             async with ctx.step(StepName.GRAPH_SEARCH):
                 graph, extra = await self._graph(request, colls, kb)
             found = [*found, extra]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unified_search.kb.collection import Hit
-from unified_search.types import ResultItem, SearchType, Source
+from unified_search.types import ORIGIN, ResultItem, SearchType, Source
 
 _URL_SCHEMES = ("http://", "https://")
 
@@ -32,7 +32,10 @@ def merge_hits(hits: Sequence[Hit], limit: int, *, group_by_document: bool = Fal
 def to_item(hit: Hit, source: Source) -> ResultItem:
     """The result item of a hit; chunk position and match evidence go to metadata."""
     meta = dict(hit.metadata)
-    origin = meta.get("source")
+    # Stored as "source" (chunk IDs depend on it); shown as ORIGIN: "source" is who asked.
+    origin = meta.pop("source", None)
+    if origin is not None:
+        meta[ORIGIN] = origin
     url = origin if isinstance(origin, str) and origin.startswith(_URL_SCHEMES) else None
     evidence = {
         "chunk_id": hit.id,

@@ -2,8 +2,11 @@
 
 ``expand_query`` turns one query into a short list of queries that together
 cover it better: the query itself, the query with abbreviations spelled out,
-and a few sub-queries chosen by the query's intent (a definition for a factual
-question, both sides of a comparison, the current year for news ...). A
+and a few sub-queries chosen by the query's intent, with the search-layer
+design's terms: a definition for a factual question, both sides of a comparison,
+``latest``/``update release`` and the year for a status question, ``news`` and
+``announcement`` (today, or this week) for news, overview/ecosystem/use cases for
+an open question, ``tutorial``/``guide step by step`` for a how-to. A
 Chinese technical query also gets its English wording, and an English one its
 Chinese wording when the conversation is in Chinese (``nlp.crosslingual``).
 """
@@ -17,8 +20,8 @@ from datetime import UTC, date, datetime
 
 from unified_search.config.keyword import KeywordConfig
 from unified_search.nlp.crosslingual import is_chinese, variants
-from unified_search.nlp.intent import STRATEGIES, classify_intent, strip_signals
-from unified_search.nlp.synonyms import SYNONYMS
+from unified_search.nlp.intent import STRATEGIES, classify_intent, freshness_for, strip_signals
+from unified_search.nlp.synonyms import CASED_SYNONYMS, SYNONYMS
 from unified_search.types import Intent
 
 _EN_SIDES = re.compile(
@@ -58,12 +61,14 @@ def expand_query(
     """Classify ``query`` and build its sub-queries (at most ``keyword.max_sub_queries``).
 
     ``language`` is the conversation's (``options.language``): with ``zh``, an English
-    query also gets its Chinese wording.
+    query also gets its Chinese wording. ``keyword.language`` other than ``auto`` replaces it.
     """
     section = config or KeywordConfig()
+    if section.language != "auto":
+        language = section.language
     text = " ".join(query.split())
     table = synonym_table(section.synonyms)
-    intent = classify_intent(text)
+    intent = section.intent or classify_intent(text)
     found = synonyms_in(text, table)
     expanded = apply_synonyms(text, found)
     topic = apply_synonyms(strip_signals(text, intent) or text, found)
@@ -75,14 +80,26 @@ def expand_query(
 
 
 def synonym_table(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Return the builtin synonyms with ``extra`` entries added or overriding (keys lower-cased)."""
-    return {**SYNONYMS, **{key.lower(): value for key, value in (extra or {}).items()}}
+    """Return the builtin synonyms with ``extra`` entries added or overriding (keys lower-cased).
+
+    The cased names (``Go``, ``React``) keep their capitals: they match only as written.
+    """
+    added = {key.lower(): value for key, value in (extra or {}).items()}
+    return {**SYNONYMS, **CASED_SYNONYMS, **added}
 
 
 def synonyms_in(text: str, table: Mapping[str, str]) -> dict[str, str]:
-    """Return the table's abbreviations that appear in ``text`` as whole words."""
+    """Return the table's abbreviations that appear in ``text`` as whole words.
+
+    A lower-case key matches in any case; a key with capitals only as written.
+    """
     words = re.findall(r"[A-Za-z0-9][A-Za-z0-9+#.\-]*[A-Za-z0-9+#]|[A-Za-z0-9]", text)
-    return {word: table[word.lower()] for word in words if word.lower() in table}
+    found = {}
+    for word in words:
+        key = word if word in table and not word.islower() else word.lower()
+        if key in table:
+            found[word] = table[key]
+    return found
 
 
 def apply_synonyms(text: str, found: Mapping[str, str]) -> str:
@@ -112,7 +129,17 @@ def _definition(query: str, topic: str, zh: bool, year: int) -> list[str]:
 
 
 def _latest(query: str, topic: str, zh: bool, year: int) -> list[str]:
-    return [f"{topic} {year}", f"{topic} 最新" if zh else f"latest {topic}"]
+    if zh:
+        return [f"{topic} 最新 {year}", f"{topic} 更新 发布"]
+    return [f"{topic} latest {year}", f"{topic} update release"]
+
+
+def _news(query: str, topic: str, zh: bool, year: int) -> list[str]:
+    today = freshness_for(query, Intent.NEWS) == "day"
+    if zh:
+        return [f"{topic} 新闻 {'今天' if today else '本周'} {year}", f"{topic} 发布 最新"]
+    when = "today" if today else "this week"
+    return [f"{topic} news {when} {year}", f"{topic} announcement latest"]
 
 
 def _sides(query: str, topic: str, zh: bool, year: int) -> list[str]:
@@ -125,13 +152,15 @@ def _sides(query: str, topic: str, zh: bool, year: int) -> list[str]:
 
 
 def _guide(query: str, topic: str, zh: bool, year: int) -> list[str]:
-    return [f"{topic} 教程", f"{topic} 指南"] if zh else [f"{topic} tutorial", f"{topic} guide"]
+    if zh:
+        return [f"{topic} 教程", f"{topic} 指南 步骤"]
+    return [f"{topic} tutorial", f"{topic} guide step by step"]
 
 
 def _angles(query: str, topic: str, zh: bool, year: int) -> list[str]:
     if zh:
-        return [f"{topic} 概述", f"{topic} 应用", f"{topic} 挑战"]
-    return [f"{topic} overview", f"{topic} use cases", f"{topic} challenges"]
+        return [f"{topic} 概述", f"{topic} 生态", f"{topic} 应用场景"]
+    return [f"{topic} overview", f"{topic} ecosystem", f"{topic} use cases"]
 
 
 def _official(query: str, topic: str, zh: bool, year: int) -> list[str]:
@@ -145,6 +174,7 @@ def _official(query: str, topic: str, zh: bool, year: int) -> list[str]:
 _BUILDERS: dict[str, Builder] = {
     "definition": _definition,
     "latest": _latest,
+    "news": _news,
     "sides": _sides,
     "guide": _guide,
     "angles": _angles,

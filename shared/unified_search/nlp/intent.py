@@ -1,9 +1,11 @@
 """Intent: what kind of answer a query is after, and the search strategy that suits it.
 
 A query is matched against signal words in English and Chinese. When several
-intents match, the most specific one wins, in the order of ``PRIORITY``
-(a comparison is more specific than a factual question, news more specific
-than a status question ...). A query with no signal is exploratory.
+intents match, the most specific one wins, in the search-layer design's order
+(``PRIORITY``: resource, news, comparison, status, tutorial, factual; the design
+lists comparison after status but its own example, "Bun vs Deno 最新对比", reads
+as a comparison, so comparison comes first of the two). A query with no signal
+is exploratory.
 """
 
 from __future__ import annotations
@@ -27,15 +29,20 @@ class ScoreWeights:
     authority: float
 
 
+QueryModeName = Literal["fast", "deep", "answer"]
+
+
 @dataclass(frozen=True)
 class IntentStrategy:
     """How to search for one intent.
 
     Example:
-        >>> STRATEGIES[Intent.NEWS].time_range
-        'week'
+        >>> STRATEGIES[Intent.NEWS].time_range, STRATEGIES[Intent.NEWS].mode
+        ('week', 'deep')
     """
 
+    mode: QueryModeName
+    """The query mode ``mode: auto`` picks for the intent (``unified_search.policy.modes``)."""
     freshness: Freshness
     """How recent results should be; becomes the request's ``time_range``."""
     weights: ScoreWeights
@@ -49,25 +56,25 @@ class IntentStrategy:
         return None if self.freshness == "none" else self.freshness
 
 
-# The weights (keyword, freshness, authority) are the search-layer design's table.
+# The modes and the weights (keyword, freshness, authority) are the search-layer design's table.
 STRATEGIES: dict[Intent, IntentStrategy] = {
-    Intent.FACTUAL: IntentStrategy("none", ScoreWeights(0.4, 0.1, 0.5), "definition"),
-    Intent.STATUS: IntentStrategy("month", ScoreWeights(0.3, 0.5, 0.2), "latest"),
-    Intent.COMPARISON: IntentStrategy("year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
-    Intent.TUTORIAL: IntentStrategy("year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
-    Intent.EXPLORATORY: IntentStrategy("none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
-    Intent.NEWS: IntentStrategy("week", ScoreWeights(0.3, 0.6, 0.1), "latest"),
-    Intent.RESOURCE: IntentStrategy("none", ScoreWeights(0.5, 0.1, 0.4), "official"),
+    Intent.FACTUAL: IntentStrategy("answer", "none", ScoreWeights(0.4, 0.1, 0.5), "definition"),
+    Intent.STATUS: IntentStrategy("deep", "month", ScoreWeights(0.3, 0.5, 0.2), "latest"),
+    Intent.COMPARISON: IntentStrategy("deep", "year", ScoreWeights(0.4, 0.2, 0.4), "sides"),
+    Intent.TUTORIAL: IntentStrategy("answer", "year", ScoreWeights(0.4, 0.1, 0.5), "guide"),
+    Intent.EXPLORATORY: IntentStrategy("deep", "none", ScoreWeights(0.3, 0.2, 0.5), "angles"),
+    Intent.NEWS: IntentStrategy("deep", "week", ScoreWeights(0.3, 0.6, 0.1), "news"),
+    Intent.RESOURCE: IntentStrategy("fast", "none", ScoreWeights(0.5, 0.1, 0.4), "official"),
 }
 """The search strategy of every intent."""
 
-#: Most specific first: the first intent with a matching signal wins.
+#: Most specific first: the first intent with a matching signal wins (the design's order).
 PRIORITY: tuple[Intent, ...] = (
-    Intent.COMPARISON,
     Intent.RESOURCE,
     Intent.NEWS,
-    Intent.TUTORIAL,
+    Intent.COMPARISON,
     Intent.STATUS,
+    Intent.TUTORIAL,
     Intent.FACTUAL,
 )
 
@@ -184,10 +191,38 @@ def classify_intent(query: str) -> Intent:
     return Intent.EXPLORATORY
 
 
-def strategy_for(query: str) -> tuple[Intent, IntentStrategy]:
-    """Classify ``query`` and return its intent with the matching strategy."""
-    intent = classify_intent(query)
-    return intent, STRATEGIES[intent]
+def strategy_for(query: str, intent: Intent | None = None) -> tuple[Intent, IntentStrategy]:
+    """The intent of ``query`` (``intent`` when given, else classified) and its strategy."""
+    chosen = intent or classify_intent(query)
+    return chosen, STRATEGIES[chosen]
+
+
+#: Words that say how recent the answer must be, whatever the intent (most recent first).
+_TIME_PATTERNS: tuple[tuple[Freshness, str], ...] = (
+    ("day", r"\b(?:today|tonight|past (?:24|twenty-four) hours|last 24 hours)\b|今天|今日|今晚"),
+    ("week", r"\b(?:this|past|last) week\b|本周|这周|这一周|上周"),
+    ("month", r"\b(?:this|past|last) month\b|本月|这个月|上个月"),
+    ("year", r"\b(?:this|past|last) year\b|今年|去年"),
+)
+_TIME_WORDS = tuple((f, re.compile(p, re.IGNORECASE)) for f, p in _TIME_PATTERNS)
+
+
+def freshness_for(query: str, intent: Intent) -> Freshness:
+    """How recent results of ``query`` should be: what its words say, else its intent's need.
+
+    Example:
+        >>> freshness_for("AI news today", Intent.NEWS), freshness_for("AI news", Intent.NEWS)
+        ('day', 'week')
+    """
+    for freshness, pattern in _TIME_WORDS:
+        if pattern.search(query):
+            return freshness
+    return STRATEGIES[intent].freshness
+
+
+def time_range_of(freshness: Freshness) -> TimeRange | None:
+    """The request ``time_range`` of a freshness (``None`` when any age will do)."""
+    return None if freshness == "none" else freshness
 
 
 def strip_signals(query: str, intent: Intent) -> str:

@@ -5,7 +5,8 @@
 language's wording), sends one request per (sub-query × source) in parallel,
 asks every usable web provider at once, and lets the engine merge and
 deduplicate them and rerank with the ``intent`` reranker. The intent's
-freshness becomes the web requests' ``time_range``. What the deep search
+freshness becomes the web requests' ``time_range``, unless the question's own
+words say (``today`` searches a day, ``this week`` a week ...). What the deep search
 decided is recorded on every ``SearchResult`` in ``metadata["deep_search"]``
 (read it back with :func:`deep_search_info`). Deep search sits above the
 engine: it imports the Searcher, never the reverse; ``unified_search.policy.modes``
@@ -23,7 +24,7 @@ from unified_search._sync import run_sync
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.nlp.expand import expand_query
-from unified_search.nlp.intent import STRATEGIES
+from unified_search.nlp.intent import freshness_for, time_range_of
 from unified_search.policy.sources import default_types, usable_providers
 from unified_search.types import Intent, RerankOptions, SearchRequest, SearchType
 
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 
 #: The reranker a deep search asks for unless the caller names another.
 DEEP_RERANKER = "intent"
+#: Sources that read the sub-queries expansion writes ("Aurora advantages", "X ecosystem"):
+#: web search engines and the knowledge base's text search. A database reads a question
+#: about its rows and refuses words it cannot map to them, so it gets the questions asked.
+READS_SUB_QUERIES = frozenset({SearchType.WEB, SearchType.KB})
 _REQUEST_FIELDS = frozenset(SearchRequest.model_fields) - {"query", "type"}
 
 
@@ -105,25 +110,31 @@ def deep_plan(
 ) -> tuple[list[SearchRequest], DeepSearchInfo]:
     """Expand the query of ``requests`` and return one request per (sub-query × request).
 
-    The original query comes first (the reranker reads it). Every request asks
+    Requests with several queries bring their own sub-queries: each is sent to every
+    source the first query's requests name, and none is added. The sub-queries
+    expansion adds go only to the sources that read them (``READS_SUB_QUERIES``). The original (first)
+    query comes first (the reranker reads it). Every request asks
     for the ``intent`` reranker unless it names one; web requests get the
     intent's time range unless they set one, and every usable provider when
     neither they nor ``web.providers`` name any.
     """
-    expansion = expand_query(
-        requests[0].query, config=config.keyword, language=config.options.language
-    )
-    time_range = STRATEGIES[expansion.intent].time_range
+    asked = list(dict.fromkeys(request.query for request in requests))
+    expansion = expand_query(asked[0], config=config.keyword, language=config.options.language)
+    # Several queries given (the skill's --queries) are the sub-queries: nothing is added.
+    sub_queries = expansion.sub_queries if len(asked) == 1 else asked
+    base = [request for request in requests if request.query == asked[0]]
+    time_range = time_range_of(freshness_for(expansion.query, expansion.intent))
     providers = [] if config.web.providers else usable_providers(config)
     planned = [
         _sub_request(request, sub_query, time_range, providers)
-        for sub_query in expansion.sub_queries
-        for request in requests
+        for sub_query in sub_queries
+        for request in base
+        if sub_query in asked or request.type in READS_SUB_QUERIES
     ]
     info = DeepSearchInfo(
         query=expansion.query,
         intent=expansion.intent,
-        sub_queries=expansion.sub_queries,
+        sub_queries=sub_queries,
         types=list(dict.fromkeys(request.type for request in requests)),
         time_range=time_range,
         providers=providers if any(r.type is SearchType.WEB for r in requests) else [],

@@ -8,6 +8,10 @@
 * ``answer``: ``deep``, and the citation prompt gains synthesis instructions
   shaped by the number of results (up to 5, up to 15, more): answer first,
   flag contradictions, say how sure (``unified_search.policy.synthesis.answer_prompt``).
+* ``auto``: the question's intent picks one of the three, as the search-layer
+  design does: ``answer`` for factual questions and tutorials, ``fast`` for
+  resources, ``deep`` for the rest (``keyword.intent`` fixes the intent). The mode
+  chosen is recorded on every result (``metadata["query_mode"]``).
 
 Without a mode (``None``), the requests run as given. Modes sit above the
 engine, like deep search: the ``SearchSession`` (and so both adapters and the
@@ -24,6 +28,7 @@ from unified_search._sync import run_sync
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.parallel import Mode, parse_choice
+from unified_search.nlp.intent import strategy_for
 from unified_search.policy.deep import DeepSearchInfo, deep_plan, recorded
 from unified_search.policy.sources import usable_providers
 from unified_search.policy.synthesis import answer_prompt
@@ -42,6 +47,8 @@ class QueryMode(StrEnum):
     """Sub-queries, every usable web provider, intent-aware ranking."""
     ANSWER = "answer"
     """``deep``, plus synthesis instructions for the model in the citation prompt."""
+    AUTO = "auto"
+    """The question's intent picks ``fast``, ``deep`` or ``answer``."""
 
     @classmethod
     def from_str(cls, value: str) -> QueryMode:
@@ -60,6 +67,8 @@ def plan_mode(
     """
     if mode is None:
         return list(requests), None
+    if mode is QueryMode.AUTO:
+        return plan_mode(auto_mode(requests[0].query, config), requests, config)
     if mode is QueryMode.FAST:
         return _one_provider(requests, config), None
     return deep_plan(requests, config)
@@ -84,11 +93,37 @@ async def arun_mode(
     chosen = QueryMode.from_str(mode) if isinstance(mode, str) else mode
     overrides = options.get("overrides")
     config = searcher.config.merged(overrides) if overrides else searcher.config
+    if chosen is QueryMode.AUTO:
+        chosen = auto_mode(requests[0].query, config)
     planned, info = plan_mode(chosen, requests, config)
+    if chosen is QueryMode.ANSWER:
+        # Added before the record is written, so the record keeps the prompt the model reads.
+        options["finish"] = with_answer_prompt
     response = await searcher.arun(planned, mode=parallel, **options)
-    if info is not None:
-        response = recorded(response, info)
-    return with_answer_prompt(response) if chosen is QueryMode.ANSWER else response
+    response = response if info is None else recorded(response, info)
+    return response if chosen is None else _with_mode(response, chosen)
+
+
+def auto_mode(query: str, config: SearchConfig) -> QueryMode:
+    """The mode the intent of ``query`` asks for (``keyword.intent`` when set).
+
+    Example:
+        >>> auto_mode("FastAPI github", SearchConfig()), auto_mode("what is RRF?", SearchConfig())
+        (<QueryMode.FAST: 'fast'>, <QueryMode.ANSWER: 'answer'>)
+    """
+    _, strategy = strategy_for(query, config.keyword.intent)
+    return QueryMode(strategy.mode)
+
+
+def _with_mode(response: SearchResponse, mode: QueryMode) -> SearchResponse:
+    """Record on every result the mode it was searched in."""
+    results = [
+        None
+        if result is None
+        else result.model_copy(update={"metadata": {**result.metadata, "query_mode": mode.value}})
+        for result in response.results
+    ]
+    return response.model_copy(update={"results": results})
 
 
 def run_mode(

@@ -18,7 +18,9 @@ read the references back by chat and request (``RunIds.address``).
 Failure policy, the same everywhere: when every source fails the call raises
 the first ``SearchError``; when some fail, the others' results come back and
 the failures are in ``SearchResponse.errors`` and in the events; ``strict=True``
-raises on any failure.
+raises on any failure. ``degrade=True`` (automatic search before a model call)
+never raises for failed sources: the response, perhaps without references,
+carries the errors, which are also in the events and the record.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from unified_search.engine.attachments import DataSource
 from unified_search.engine.parallel import Mode
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.policy.modes import QueryMode, answer_guidance, arun_mode
+from unified_search.policy.modes import QueryMode, answer_guidance, arun_mode, auto_mode
 from unified_search.policy.sources import default_types
 from unified_search.policy.tools import TOOLS, ToolLimits, ToolName, tool_text
 from unified_search.types import JSON, ResultItem, SearchRequest, SearchType, Source
@@ -134,6 +136,9 @@ class SearchOptions(BaseModel):
     """Who is asking; it sets the weight of what is found (user 1.0, hook 0.8, auto 0.6)."""
     strict: bool = False
     """Raise on any failed source, not only when every source failed."""
+    degrade: bool = False
+    """Answer even when every source failed (the response's ``errors`` say why) instead of
+    raising; ``strict`` still raises."""
     request_fields: JSON = Field(default_factory=dict)
     """Further ``SearchRequest`` fields for every request (``sites``, ``time_range``, ``threshold`` ...)."""
     requests: list[JSON] | None = None
@@ -237,9 +242,14 @@ class ToolAnswer:
         return self.text
 
 
-def checked(response: SearchResponse, strict: bool = False) -> SearchResponse:
-    """Apply the failure policy: raise when everything failed (or anything, when strict)."""
-    if response.status == "failed" or (strict and response.errors):
+def checked(
+    response: SearchResponse, strict: bool = False, degrade: bool = False
+) -> SearchResponse:
+    """Apply the failure policy: raise when everything failed (or anything, when strict).
+
+    With ``degrade`` a total failure is answered too, unless ``strict``.
+    """
+    if (response.status == "failed" and not degrade) or (strict and response.errors):
         raise SearchError.from_info(response.errors[0])
     return response
 
@@ -289,7 +299,7 @@ class SearchSession:
             attachments=options.attachments,
             **self._ids(call),
         )
-        return checked(response, options.strict)
+        return checked(response, options.strict, options.degrade)
 
     async def acall_tool(
         self,
@@ -315,6 +325,8 @@ class SearchSession:
             )
         args = spec.parse(arguments)
         limits = limits or ToolLimits()
+        if mode is not None and QueryMode(mode) is QueryMode.AUTO and spec.name != "retrieve_url":
+            mode = auto_mode(args.query, self.searcher.config)
         if spec.name == "retrieve_url":
             response = await self.aretrieve(args.url, limits=limits, **call)
         else:

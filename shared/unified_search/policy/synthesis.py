@@ -1,6 +1,7 @@
 """Turn a ranked list into compact text for a prompt or a terminal, shaped by its size.
 
-* up to 5 results: one line each (citation, title, URL, snippet, source tags, score);
+* up to 5 results: one line each (citation, title, URL, snippet, source tags, score); a
+  web result's tags are the providers that agreed on it (``[brave, exa]``);
 * 6 to 15: grouped by topic, a topic being a keyword shared by several results;
 * more than 15: one overview line, the top 5, and how many more from which sources.
 
@@ -15,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from unified_search.dedup import agreeing_providers
 from unified_search.nlp.keywords import extract_keywords
 from unified_search.types import ResultItem
 from unified_search.urls import host_of
@@ -63,14 +65,24 @@ def line(item: ResultItem, number: int) -> str:
     snippet = flat(item.content, SNIPPET_CHARS)
     if snippet:
         parts.append(f"— {snippet}")
-    parts.append(f"[{' '.join(tags(item))}] score {shown_score(item):.2f}")
+    parts.append(f"[{tags(item)}] score {shown_score(item):.2f}")
     return " ".join(parts)
 
 
-def tags(item: ResultItem) -> list[str]:
-    """The source tags of an item: its type, who asked, and where it lives."""
+def tags(item: ResultItem) -> str:
+    """The source tags of an item: the web providers that agreed on it, else where it is from.
+
+    Where it is from: its type, who asked, and its collection or table.
+
+    Example:
+        >>> tags(ResultItem(type="web", metadata={"providers": ["brave", "exa"]}))
+        'brave, exa'
+    """
+    providers = agreeing_providers([item])
+    if providers:
+        return ", ".join(providers)
     where = item.collection or item.model
-    return [item.type.value, item.source.value, *([where] if where else [])]
+    return " ".join([item.type.value, item.source.value, *([where] if where else [])])
 
 
 def shown_score(item: ResultItem) -> float:

@@ -34,6 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.pool import StaticPool
 
+from unified_search._optional import missing_driver
 from unified_search.errors import ErrorCode, SearchError
 
 # Dialects with an insert-or-ignore (``ON CONFLICT DO NOTHING``), which keeps the first reference.
@@ -65,9 +66,10 @@ def open_engine(url: str, *, echo: bool, timeout: float, durable: bool) -> Engin
             )
         engine = create_engine(parsed, echo=echo, **_options(parsed, timeout, durable))
     except (sa_exc.ArgumentError, ImportError) as exc:
+        problem = missing_driver(dialect, exc) if isinstance(exc, ImportError) else str(exc)
         raise SearchError(
             ErrorCode.UNSUPPORTED,
-            f"cannot use {safe_url(url)} as the search store: {exc}",
+            f"cannot use {safe_url(url)} as the search store: {problem}",
             provider="store",
         ) from exc
     if dialect == "sqlite":

@@ -3,8 +3,10 @@
 One ``SearchRecord`` is kept per finished request of a response. Its
 references are the cited references whose item that request found; an item
 found by several requests of one call (deduplicated by the engine) belongs to
-the first request that found it. API keys never reach a record: its
-configuration is redacted when the record is built.
+the first request that found it. A record keeps the choices that shaped its
+search, as the design's records do (``record_config``: which implementation did
+each job, the web providers, collections, models, limits), not the whole merged
+configuration; API keys never reach it.
 
 The table shapes and the record ↔ row conversions used by
 ``unified_search.records.store`` live here too, next to the model they mirror.
@@ -107,6 +109,32 @@ def _plain(value: Any) -> Any:
     return to_jsonable_python(value)
 
 
+@remember_last
+def record_config(config: SearchConfig) -> JSON:
+    """What a record keeps of the configuration: the choices that shape a search.
+
+    The design's record holds ``uses``, the web provider and its result count, the
+    collections, threshold and graph switch, the models and their row cap, and the
+    rerank cut; the rest (tables, timeouts, endpoints) is the same for every search
+    and is read with ``unified-search config``.
+
+    Example:
+        >>> sorted(record_config(SearchConfig()))
+        ['db', 'kb', 'rerank', 'uses', 'web']
+    """
+    return {
+        "uses": config.uses.model_dump(mode="json"),
+        "web": {"providers": list(config.web.providers), "max_results": config.web.max_results},
+        "kb": {
+            "collections": list(config.kb.collections),
+            "threshold": config.kb.threshold,
+            "graph": config.kb.graph.enabled,
+        },
+        "db": {"models": list(config.db.models), "max_results": config.db.max_results},
+        "rerank": {"top_n": config.rerank.top_n},
+    }
+
+
 class SearchRecord(BaseModel):
     """One stored search: a request, what it found and cited, and how long it took.
 
@@ -127,7 +155,8 @@ class SearchRecord(BaseModel):
     type: SearchType
     source: Source = Source.USER
     config: JSON = Field(default_factory=dict)
-    """The configuration the search ran with; credentials are removed on validation."""
+    """The choices the search ran with (``record_config``); credentials are removed on
+    validation."""
     keywords: list[str] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     relations: list[Relation] = Field(default_factory=list)
@@ -183,7 +212,7 @@ def as_utc(moment: datetime) -> datetime:
 
 def records_from_response(response: SearchResponse, config: SearchConfig) -> list[SearchRecord]:
     """Build one record per finished request of ``response``, each with the references it found."""
-    # The configuration comes from ``config_json``, already without credentials.
+    # The configuration comes from ``record_config``, which holds no credentials.
     return [
         SearchRecord.model_validate(fields, context={"redacted": True})
         for fields in record_fields(response, config)
@@ -194,11 +223,11 @@ def record_fields(response: SearchResponse, config: SearchConfig) -> list[dict[s
     """The ``SearchRecord`` fields of each finished request of ``response``, unvalidated.
 
     The store writes these straight into rows (``unified_search.records.rows``):
-    everything in them is already checked, and the configuration is redacted.
+    everything in them is already checked, and the configuration holds no credentials.
     """
     finished = [result for result in response.results if result is not None]
     owned = _references_by_result(response, finished)
-    stored_config = config_json(config)
+    stored_config = record_config(config)
     now = datetime.now(UTC)
     return [
         {

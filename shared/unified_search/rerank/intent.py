@@ -10,13 +10,20 @@ from unified_search.config.search import SearchConfig
 from unified_search.nlp.expand import synonym_table
 from unified_search.nlp.intent import (
     STRATEGIES,
+    Freshness,
     ScoreWeights,
     classify_intent,
+    freshness_for,
     strip_signals,
 )
 from unified_search.nlp.keywords import extract_keywords
 from unified_search.rerank.base import Lists, RerankerBase, ranked_by
-from unified_search.rerank.signals import domain_match, freshness, keyword_matches
+from unified_search.rerank.signals import (
+    domain_match,
+    freshness,
+    keyword_matches,
+    pattern_match,
+)
 from unified_search.types import Intent, ResultItem
 from unified_search.urls import host_of
 
@@ -49,15 +56,19 @@ class IntentReranker(RerankerBase):
         *,
         synonyms: Mapping[str, str] | None = None,
         now: Callable[[], datetime] = _utc_now,
+        intent: Intent | None = None,
     ) -> None:
         self.config = config or IntentRerankConfig()
         self.synonyms = synonym_table(synonyms)
         self.now = now
+        self.intent = intent
+        """The intent of every query (``keyword.intent``); ``None`` classifies each."""
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> IntentReranker:
-        """Build from ``rerank.intent`` and the user's ``keyword.synonyms``."""
-        return cls(config.rerank.intent, synonyms=config.keyword.synonyms)
+        """Build from ``rerank.intent`` and the user's ``keyword.synonyms`` and ``keyword.intent``."""
+        keyword = config.keyword
+        return cls(config.rerank.intent, synonyms=keyword.synonyms, intent=keyword.intent)
 
     def weights(self, intent: Intent) -> ScoreWeights:
         """The weights of ``intent``: ``rerank.intent.weights`` if set, else the builtin ones."""
@@ -72,26 +83,29 @@ class IntentReranker(RerankerBase):
         if host is None:
             return self.config.local_authority
         score = self._tier_score(host)
-        if domain_match(host, self.config.intent_domains.get(intent, [])):
+        boosted = [*self.config.intent_domains.get(intent, []), *self.config.boost_domains]
+        if domain_match(host, boosted):
             score += self.config.domain_boost
         return min(score, 1.0)
 
     def _tier_score(self, host: str) -> float:
-        domain = domain_match(host, self.config.domain_tiers)
+        tiers = self.config.domain_tiers
+        domain = domain_match(host, tiers) or pattern_match(host, tiers)
         if domain is None:
             return self.config.default_authority
-        tier = self.config.domain_tiers[domain]
-        return self.config.tier_scores.get(tier, self.config.default_authority)
+        return self.config.tier_scores.get(tiers[domain], self.config.default_authority)
 
     async def _order(
         self, query: str, items: Sequence[ResultItem], top_n: int | None, lists: Lists
     ) -> list[ResultItem]:
         """Return the items by descending intent score."""
-        intent = classify_intent(query)
+        intent = self.intent or classify_intent(query)
+        need = freshness_for(query, intent)
         terms = query_terms(query, intent, self.synonyms)
         matches = keyword_matches(terms, items)
         scored = [
-            self._signals(item, intent, match) for item, match in zip(items, matches, strict=True)
+            self._signals(item, intent, need, match)
+            for item, match in zip(items, matches, strict=True)
         ]
         weights = self.weights(intent)
         total = (weights.keyword + weights.freshness + weights.authority) or 1.0
@@ -106,9 +120,8 @@ class IntentReranker(RerankerBase):
         return ranked_by(stamped, scores, top_n, intent=intent.value)
 
     def _signals(
-        self, item: ResultItem, intent: Intent, match: float
+        self, item: ResultItem, intent: Intent, need: Freshness, match: float
     ) -> tuple[float, float, float]:
-        need = STRATEGIES[intent].freshness
         fresh = freshness(item, need, self.now(), undated=self.config.undated_freshness)
         return match, fresh, self.authority(item, intent)
 

@@ -1,6 +1,6 @@
 """The reranker registry: builtin rerankers by name, agents and MCP tools by ``uses`` value.
 
-Every reranker but ``weighted`` is wrapped so that a failure falls back to the
+``builtin`` (the design's name) is ``weighted``. Every reranker but ``weighted`` is wrapped so that a failure falls back to the
 weighted order with a logged warning.
 """
 
@@ -25,9 +25,13 @@ from unified_search.rerank.weighted import WeightedReranker
 #: Builds a reranker from the configuration, the registered agents and the HTTP client to share.
 RerankerFactory = Callable[[SearchConfig, Delegates, HttpClient | None], Reranker]
 
+#: The reranker the design calls ``builtin``: score × weight, which never fails.
+PLAIN = ("weighted", "builtin")
+
 #: Builtin rerankers by name.
 RERANKERS: dict[str, RerankerFactory] = {
     "weighted": lambda config, delegates, http: WeightedReranker(),
+    "builtin": lambda config, delegates, http: WeightedReranker(),
     "rrf": lambda config, delegates, http: RRFReranker.from_config(config),
     "intent": lambda config, delegates, http: IntentReranker.from_config(config),
     "embedding": lambda config, delegates, http: EmbeddingReranker(),
@@ -51,7 +55,7 @@ def get_reranker(
     factory = RERANKERS.get(name)
     if factory is not None:
         reranker = factory(config, delegates, http)
-        return reranker if name == "weighted" else FallbackReranker(reranker)
+        return reranker if name in PLAIN else FallbackReranker(reranker)
     if _is_delegate(name, delegates):
         return FallbackReranker(DelegateReranker(name, config, delegates))
     builtin = ", ".join(sorted(RERANKERS))

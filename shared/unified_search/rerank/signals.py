@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import math
 import re
@@ -106,3 +107,8 @@ def domain_match(host: str, domains: Mapping[str, object] | Sequence[str]) -> st
     """The most specific of ``domains`` that is ``host`` or one of its parents."""
     matches = [d for d in domains if host == d or host.endswith("." + d)]
     return max(matches, key=len) if matches else None
+
+
+def pattern_match(host: str, patterns: Mapping[str, object] | Sequence[str]) -> str | None:
+    """The first ``*`` pattern of ``patterns`` the whole ``host`` matches (``docs.*``, ``*.edu``)."""
+    return next((p for p in patterns if "*" in p and fnmatch.fnmatchcase(host, p)), None)

@@ -20,6 +20,8 @@ Routes:
 * ``POST /api/verify`` checks an answer's citations (``unified_search.server.verify``).
 * ``GET /api/store`` says how the record store's writes are going: queued, dropped,
   failing and why (``unified_search.server.status``).
+* ``GET /api/cache`` shows the web cache's statistics and ``DELETE /api/cache``
+  empties it (``unified_search.server.cache``).
 
 A request belongs to the chat that created it: only that chat can read its
 references or continue it (``request_id``); any other chat, or a request ID no
@@ -40,9 +42,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from unified_search._optional import require
 from unified_search.db.understanding import understood_json
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.engine.attachments import DataSource
+from unified_search.errors import REFUSALS, SearchError
 from unified_search.policy.modes import QueryMode
-from unified_search.policy.session import RunId, RunIds, SearchOptions, SearchSession
+from unified_search.policy.session import RunId, RunIds, SearchSession
+from unified_search.server.cache import cache_routes
+from unified_search.server.controls import RequestUses, control_problems, search_options
 from unified_search.server.history import searches_route
 from unified_search.server.status import status_route
 from unified_search.server.verify import verify_route
@@ -60,7 +65,7 @@ if TYPE_CHECKING:
 #: The largest reference index a URL may ask for (a SQL ``INTEGER``).
 MAX_INDEX = 2**31 - 1
 #: Error codes that mean the caller asked for something impossible (422), not a server failure.
-_CALLER_CODES = frozenset({ErrorCode.INVALID_QUERY, ErrorCode.UNSUPPORTED})
+_CALLER_CODES = REFUSALS
 
 
 class SearchBody(BaseModel):
@@ -87,6 +92,12 @@ class SearchBody(BaseModel):
     """The conversation; its searches share one citation numbering unless ``request_id`` is given."""
     request_id: RunId | None = None
     """Continue an earlier request: citation numbers carry on from its references."""
+    uses: RequestUses | None = None
+    """Which implementation does each job for this request (``unified_search.server.controls``)."""
+    attachments: list[DataSource] = Field(default_factory=list)
+    """The user's own rows, documents (and allowed MCP resources), cited at weight 1.0."""
+    search: bool = True
+    """``false`` searches no source: only the attachments are cited."""
 
     _normal_query = field_validator("query")(normal_query)
 
@@ -127,6 +138,7 @@ def create_app(searcher: Searcher, store: SearchStore, *, token: str | None = No
         searches_route(store),
         verify_route(searcher.config, store),
         status_route(store),
+        *cache_routes(searcher),
     ]
     return Starlette(
         routes=routes,
@@ -151,15 +163,11 @@ def _search_endpoint(session: SearchSession, store: SearchStore) -> Any:
             refusal := await _not_continuable(store, body.chat_id, body.request_id)
         ):
             return refusal
+        if problems := control_problems(body, session.searcher):
+            return _invalid(problems)
         run = RunIds(request_id=body.request_id, chat_id=body.chat_id)
         try:
-            options = SearchOptions(
-                types=body.types,
-                collections=body.collections,
-                models=body.models,
-                k=body.top_n,
-                mode=body.mode,
-            )
+            options = search_options(body)
             response = await session.asearch(body.query, options, run=run)
         except ValidationError as exc:  # a request the engine refuses (a blank query ...)
             return _invalid(_problems(exc))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from unified_search.dedup import agreeing_providers
 from unified_search.types import ResultItem
 from unified_search.urls import secure_url
 
@@ -42,18 +43,9 @@ def combine(group: Sequence[ResultItem]) -> ResultItem:
     for item in reversed(group):  # the best copy's values win, others only fill gaps
         metadata.update(item.metadata)
     metadata.update(best.metadata)
-    metadata["providers"] = _providers(group)
+    metadata["providers"] = agreeing_providers(group)
     content = max((item.content for item in group), key=len)
     url = best.url
     for item in group:
         url = secure_url(url, item.url)
     return best.model_copy(update={"content": content, "metadata": metadata, "url": url})
-
-
-def _providers(group: Sequence[ResultItem]) -> list[str]:
-    names: list[str] = []
-    for item in group:
-        for name in item.metadata.get("providers") or [item.metadata.get("provider")]:
-            if isinstance(name, str) and name not in names:
-                names.append(name)
-    return names

@@ -317,6 +317,8 @@ def call_settings(
         api_key=api_key,
         base_url=settings.base_url or from_env or None,
         engine=settings.engine,
+        images=settings.images,
+        image_descriptions=settings.image_descriptions,
         now=now,
     )
 

@@ -42,6 +42,7 @@ OPTIONS = (
     "include_answer",
     "include_raw_content",
     "include_images",
+    "include_image_descriptions",
 )
 _TAGS = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
@@ -62,6 +63,12 @@ class CallSettings:
     api_key: str | None = None
     base_url: str | None = None
     engine: str | None = None
+    images: bool = False
+    """Ask for images about the query on every search (the provider's ``images`` setting);
+    a request's ``include_images`` asks too."""
+    image_descriptions: bool = False
+    """With images, ask for a description of each (a request's ``include_image_descriptions``
+    asks too)."""
     now: datetime | None = None
     """The clock relative dates ("3 days ago") count from; ``None`` is the current time."""
 

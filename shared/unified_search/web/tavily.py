@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from unified_search.errors import ErrorCode
+from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule
 from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.extras import (
@@ -33,6 +33,12 @@ from unified_search.web.provider import (
 ENDPOINT = "https://api.tavily.com/search"
 #: Tavily answers at most this many results per call.
 MAX_RESULTS = 20
+#: Tavily is asked for at least this many results (fewer are kept when fewer are wanted).
+MIN_RESULTS = 5
+#: Shorter queries are refused by Tavily; they are padded with dots to this length.
+MIN_QUERY_CHARS = 5
+#: Longer queries are refused by Tavily ("Query is too long"): refused here, nothing sent.
+MAX_QUERY_CHARS = 400
 TOPICS = ("general", "news")
 SUPPORTED = (
     "country",
@@ -41,6 +47,7 @@ SUPPORTED = (
     "include_answer",
     "include_raw_content",
     "include_images",
+    "include_image_descriptions",
 )
 #: ISO 3166-1 codes → the country names Tavily's ``country`` takes (general topic only).
 COUNTRIES = {
@@ -63,7 +70,9 @@ _FIELDS = Fields(published=("published_date",))
 class Tavily:
     """Tavily search: topics ``general``/``news``, native domain and date filters, scores in 0..1.
 
-    Asked for, it also returns a short answer, images and each page's full text.
+    Asked for, it also returns a short answer, images (with descriptions) and each page's
+    full text. Tavily's minimums are met: at least ``MIN_RESULTS`` results are asked for
+    (the handler keeps the best ``limit``) and a query shorter than ``MIN_QUERY_CHARS`` is padded.
 
     Example:
         >>> Tavily().build_request(SearchRequest(query="rag"), CallSettings(limit=3, api_key="k")).url
@@ -80,14 +89,21 @@ class Tavily:
     def build_request(self, request: SearchRequest, settings: CallSettings) -> httpx.Request:
         """Build the JSON body of a search."""
         check_options(self.name, request, SUPPORTED, TOPICS)
+        if len(request.query) > MAX_QUERY_CHARS:
+            raise SearchError(
+                ErrorCode.INVALID_QUERY,
+                f"tavily reads at most {MAX_QUERY_CHARS} characters; the query has "
+                f"{len(request.query)}",
+                provider=self.name,
+            )
         body: dict[str, Any] = {
-            "query": request.query,
-            "max_results": min(settings.limit, MAX_RESULTS),
+            "query": request.query.ljust(MIN_QUERY_CHARS, "."),
+            "max_results": max(MIN_RESULTS, min(settings.limit, MAX_RESULTS)),
             "search_depth": settings.depth,
             "topic": request.topic or "general",
             "include_answer": request.include_answer,
             "include_raw_content": request.include_raw_content,
-            "include_images": request.include_images,
+            **_images(request, settings),
         }
         if request.sites:
             body["include_domains"] = list(request.sites)
@@ -116,6 +132,13 @@ class Tavily:
             if (item := _item(rank, raw, settings)) is not None
         ]
         return ProviderAnswer(items, _extras(data))
+
+
+def _images(request: SearchRequest, settings: CallSettings) -> dict[str, bool]:
+    """Images when the request or the provider's settings ask; descriptions likewise."""
+    described = request.include_image_descriptions or settings.image_descriptions
+    images = request.include_images or request.include_image_descriptions or settings.images
+    return {"include_images": images, "include_image_descriptions": images and described}
 
 
 def _country(request: SearchRequest) -> str:

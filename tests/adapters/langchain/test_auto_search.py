@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -12,11 +13,23 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableLambda
 
 from langchain_unified_search import AutoSearch, CitationOutputParser, UnifiedSearchCallbackHandler
-from langchain_unified_search.auto_search import MARKER, as_state
+from langchain_unified_search.auto_search import MARKER
 from unified_search.citations import citation_prompt
 from unified_search.config import CitationConfig
+from unified_search.engine import Searcher
 from unified_search.errors import SearchError
+from unified_search.records import SearchStore
 from unified_search.types import ReferenceContext
+
+
+class _Recorder(BaseCallbackHandler):
+    """Keeps the core's events, which reach LangChain as custom events."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events = events
+
+    def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+        self.events.append(data)
 
 
 def conversation() -> list[BaseMessage]:
@@ -135,13 +148,35 @@ def test_no_user_message_means_no_search(sources):
     assert sources.kb.calls == [] and state["context"] == ReferenceContext()
 
 
-def test_every_source_failing_raises_and_a_fallback_keeps_the_conversation(sources):
-    """Total failure raises (one policy); a fallback answers without references."""
-    auto = AutoSearch(searcher=sources.searcher(), types=["web"])
-    with pytest.raises(SearchError, match="RATE_LIMITED"):
-        auto.invoke("please fail")
-    state = auto.with_fallbacks([RunnableLambda(as_state)]).invoke("please fail")
-    assert injected(state["messages"]) == [] and "context" not in state
+@pytest.mark.parametrize("use_async", [False, True])
+async def test_every_source_failing_lets_the_turn_go_on_without_references(
+    sources, use_async, tmp_path
+):
+    """A search outage never blocks the turn: no references, the failure in events and record."""
+    store = SearchStore(f"sqlite:///{tmp_path / 'records.db'}")
+    searcher = Searcher(handlers={"web": sources.web}, store=store)
+    events: list[Any] = []
+    auto = AutoSearch(searcher=searcher, types=["web"])
+    state = (
+        await auto.ainvoke("please fail", {"callbacks": [_Recorder(events)]})
+        if use_async
+        else auto.invoke("please fail", {"callbacks": [_Recorder(events)]})
+    )
+    assert injected(state["messages"]) == [] and state["context"].references == []
+    assert state["messages"][-1].content == "please fail"
+    response = state["response"]
+    assert response.status == "failed" and response.errors[0].code == "RATE_LIMITED"
+    failed = [e for e in events if e["name"] == "search_item_failed"]
+    assert failed and failed[0]["node"]["error"]["code"] == "RATE_LIMITED"
+    records = await store.aget_searches(response.request_id)
+    assert records and records[0].error is not None and records[0].error.code == "RATE_LIMITED"
+    await searcher.aclose()
+
+
+def test_a_failed_search_still_lets_the_model_answer(sources):
+    model = GenericFakeChatModel(messages=iter([AIMessage("I could not look that up.")]))
+    chain = AutoSearch(searcher=sources.searcher(), types=["web"]).with_model(model)
+    assert chain.invoke("please fail")["answer"].content == "I could not look that up."
 
 
 def test_partial_failure_injects_what_was_found(sources):

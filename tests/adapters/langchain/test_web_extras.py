@@ -67,11 +67,16 @@ def test_tavily_answer_and_images_reach_the_model_when_asked(
     assert all(ref.id.startswith("ref_") for ref in message.artifact)  # extras are not references
 
 
-def test_nothing_extra_is_asked_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_by_default_only_images_with_descriptions_are_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tavily's images come as the browser design asks for them; nothing else extra."""
     api = Api("tavily_search_success")
     run(web_tool("tavily", api, monkeypatch), query="heat pumps")
     assert api.bodies[0].get("include_answer") in (None, False)
-    assert api.bodies[0].get("include_images") in (None, False)
+    assert api.bodies[0].get("include_raw_content") in (None, False)
+    assert api.bodies[0]["include_images"] is True
+    assert api.bodies[0]["include_image_descriptions"] is True
 
 
 def test_related_questions_come_when_the_provider_gives_them(

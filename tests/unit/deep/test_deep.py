@@ -60,7 +60,15 @@ async def test_web_requests_get_the_intents_time_range() -> None:
         await adeep_search(searcher, "Rust news", types=["web", "kb"])
     assert {r.time_range for r in web.requests} == {"week"}
     assert {r.time_range for r in kb.requests} == {None}
-    assert f"Rust {YEAR}" in [r.query for r in web.requests]
+    assert f"Rust news this week {YEAR}" in [r.query for r in web.requests]
+
+
+async def test_news_today_searches_one_day() -> None:
+    web = Recorder("https://news.example")
+    async with Searcher(handlers={"web": web}) as searcher:
+        await adeep_search(searcher, "Rust news today", types=["web"])
+    assert {r.time_range for r in web.requests} == {"day"}
+    assert f"Rust news today {YEAR}" in [r.query for r in web.requests]
 
 
 async def test_intent_and_sub_queries_are_recorded() -> None:
@@ -144,3 +152,29 @@ def test_plain_search_has_no_deep_record() -> None:
     with Searcher(handlers={"web": web}) as searcher:
         response = searcher.search({"query": "rust"})
     assert deep_search_info(response) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["compare the Aurora and Studio Pro headphones", "monitors", "what is a refund"]
+)
+async def test_a_database_gets_only_the_question_asked(question: str) -> None:
+    """Expansion's sub-queries ("Aurora advantages", "monitors ecosystem") are for text search."""
+    web, kb, db = Recorder("https://e.org"), Recorder(), Recorder()
+    async with Searcher(handlers={"web": web, "kb": kb, "db": db}) as searcher:
+        response = await adeep_search(searcher, question, types=["web", "kb", "db"])
+    info = deep_search_info(response)
+    assert info is not None and len(info.sub_queries) > 1
+    assert [r.query for r in db.requests] == [info.query]
+    assert [r.query for r in kb.requests] == info.sub_queries == [r.query for r in web.requests]
+
+
+async def test_queries_given_together_are_the_sub_queries_for_every_source() -> None:
+    from unified_search.policy.modes import arun_mode
+
+    kb, db = Recorder(), Recorder()
+    given = ["Aurora price", "Studio Pro price"]
+    async with Searcher(handlers={"kb": kb, "db": db}) as searcher:
+        requests = [SearchRequest(query=q, type=t) for q in given for t in ("kb", "db")]  # type: ignore[arg-type]
+        response = await arun_mode(searcher, requests, "deep")
+    assert deep_search_info(response).sub_queries == given  # type: ignore[union-attr]
+    assert [r.query for r in kb.requests] == given == [r.query for r in db.requests]

@@ -104,7 +104,8 @@ async def test_names_are_relative_and_equal_names_from_two_folders_both_stay(
     )
     for item in result.items:
         assert str(tmp_path) not in item.model_dump_json()
-        assert item.metadata["source"] == item.document_id
+        assert item.metadata["origin"] == item.document_id  # "source" is who asked
+        assert "source" not in item.metadata and item.source == "user"
 
 
 async def test_remove_by_path_on_disk_by_listed_name_and_by_document_id(

@@ -78,7 +78,7 @@ async def test_a_query_longer_than_the_model_window_is_truncated_and_noted(
     kb = KBHandler.from_config(config)
     await kb.aadd_documents("papers", ["Glaciers are melting."])
     ctx = SearchContext(config=config, request_id="r", log=log)
-    result = await kb.asearch(SearchRequest(query="glaciers melting " * 200, type="kb"), ctx)
+    result = await kb.asearch(SearchRequest(query="glaciers melting " * 100, type="kb"), ctx)
     assert result.items[0].content == "Glaciers are melting."
     assert any(level == "warn" and "word pieces" in message for level, message in log.lines)
     await kb.aclose()

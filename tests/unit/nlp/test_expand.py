@@ -60,12 +60,32 @@ def test_comparison_splits_both_sides() -> None:
 
 
 def test_chinese_comparison_splits_both_sides() -> None:
-    assert expand_query("React 和 Vue 区别", today=TODAY).sub_queries == [
-        "React 和 Vue 区别",
-        "React Vue differences",  # the English wording comes before the intent's sub-queries
-        "React 优势",
-        "Vue 优势",
+    assert expand_query("Flask 和 Django 区别", today=TODAY).sub_queries == [
+        "Flask 和 Django 区别",
+        "Flask Django differences",  # the English wording comes before the intent's sub-queries
+        "Flask 优势",
+        "Django 优势",
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "expanded"),
+    [
+        ("Go generics", "Golang generics"),
+        ("React hooks", "React.js hooks"),
+        ("vue router", "Vue.js router"),
+        ("torch tensors", "PyTorch tensors"),
+        ("TS enums", "TypeScript enums"),
+        ("Mongo indexes", "MongoDB indexes"),
+    ],
+)
+def test_the_designs_technical_synonyms(query: str, expanded: str) -> None:
+    assert apply_synonyms(query, synonyms_in(query, synonym_table())) == expanded
+
+
+@pytest.mark.parametrize("query", ["how to go home", "GO TEAM", "how do plants react to light"])
+def test_names_that_are_common_words_expand_only_as_written(query: str) -> None:
+    assert synonyms_in(query, synonym_table()) == {}
 
 
 def test_tutorial_adds_tutorial_and_guide_with_synonym() -> None:
@@ -73,23 +93,34 @@ def test_tutorial_adds_tutorial_and_guide_with_synonym() -> None:
         "k8s 教程",
         "Kubernetes 教程",
         "Kubernetes tutorial",
-        "Kubernetes 指南",
+        "Kubernetes 指南 步骤",
+    ]
+    assert expand_query("Rust CLI tutorial", today=TODAY).sub_queries[1:] == [
+        "Rust CLI guide step by step"
     ]
 
 
-@pytest.mark.parametrize("query", ["Rust news", "Rust 最新进展"])
-def test_news_and_status_add_the_year(query: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "added"),
+    [
+        ("Rust news", ["Rust news this week 2026", "Rust announcement latest"]),
+        ("Rust news today", ["Rust news today 2026", "Rust announcement latest"]),
+        ("latest Deno release", ["Deno release latest 2026", "Deno release update release"]),
+        ("Rust 最新进展", ["Rust 最新 2026", "Rust 更新 发布"]),
+    ],
+)
+def test_news_and_status_use_the_designs_terms_and_the_year(query: str, added: list[str]) -> None:
     sub_queries = expand_query(query, today=TODAY).sub_queries
     assert sub_queries[0] == query
-    assert "Rust 2026" in sub_queries
+    assert sub_queries[-2:] == added
 
 
-def test_exploratory_adds_angles() -> None:
+def test_exploratory_adds_the_designs_angles() -> None:
     sub_queries = expand_query("quantum error correction", today=TODAY).sub_queries
     assert sub_queries[1:] == [
         "quantum error correction overview",
+        "quantum error correction ecosystem",
         "quantum error correction use cases",
-        "quantum error correction challenges",
     ]
 
 

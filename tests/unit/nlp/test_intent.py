@@ -63,7 +63,11 @@ def test_comparisons_in_everyday_words(query: str) -> None:
         ("latest news about Rust", Intent.NEWS),  # news is more specific than status
         ("what is the difference between git merge and rebase", Intent.COMPARISON),
         ("how to find the FastAPI GitHub repo", Intent.RESOURCE),
-        ("latest Kubernetes tutorial", Intent.TUTORIAL),
+        ("latest Kubernetes tutorial", Intent.STATUS),  # the design: status before tutorial
+        # The design's own examples of a query with two intents' signals:
+        ("Deno 最新版本下载", Intent.RESOURCE),
+        ("Bun vs Deno 最新对比", Intent.COMPARISON),
+        ("Bun vs Deno github", Intent.RESOURCE),
     ],
 )
 def test_most_specific_intent_wins(query: str, intent: Intent) -> None:

@@ -114,16 +114,33 @@ async def test_configured_tiers_and_subdomains() -> None:
     assert checker.authority(ResultItem(type="kb", title="own"), Intent.EXPLORATORY) == 0.8
 
 
-def test_builtin_tiers() -> None:
-    checker = reranker()
-    assert checker.authority(web("https://www.stackoverflow.com/q/1"), Intent.NEWS) == 1.0
-    assert checker.authority(web("https://en.wikipedia.org/wiki/X"), Intent.NEWS) == 0.8
-    assert (
-        checker.authority(web("https://en.wikipedia.org/wiki/X"), Intent.FACTUAL) == 1.0
-    )  # boosted
-    assert checker.authority(web("https://dev.to/x"), Intent.NEWS) == 0.6
-    assert checker.authority(web("https://dev.to/x"), Intent.TUTORIAL) == pytest.approx(0.8)
-    assert checker.authority(web("https://notgithub.com/x"), Intent.NEWS) == 0.4
+@pytest.mark.parametrize(
+    ("url", "intent", "authority"),
+    [
+        ("https://www.stackoverflow.com/q/1", Intent.NEWS, 1.0),
+        ("https://en.wikipedia.org/wiki/X", Intent.NEWS, 1.0),  # the design's tier 1
+        ("https://docs.anything.example/guide", Intent.FACTUAL, 1.0),  # docs.*: tier 1
+        ("https://news.ycombinator.com/item?id=1", Intent.NEWS, 0.8),  # Hacker News: tier 2
+        ("https://dev.to/x", Intent.NEWS, 0.8),  # tier 2
+        ("https://dev.to/x", Intent.TUTORIAL, 1.0),  # tier 2, boosted for tutorials
+        ("https://realpython.com/x", Intent.TUTORIAL, pytest.approx(0.8)),  # tier 3 + boost
+        ("https://www.baeldung.com/x", Intent.TUTORIAL, pytest.approx(0.8)),
+        ("https://realpython.com/x", Intent.NEWS, 0.6),
+        ("https://techcrunch.com/x", Intent.NEWS, pytest.approx(0.8)),  # tier 3 + news boost
+        ("https://cs.stanford.edu/x", Intent.FACTUAL, 0.8),  # *.edu
+        ("https://blog.cloudflare.com/x", Intent.FACTUAL, 0.8),  # listed before blog.*
+        ("https://blog.example.com/x", Intent.FACTUAL, 0.6),  # blog.*
+        ("https://notgithub.com/x", Intent.NEWS, 0.4),
+    ],
+)
+def test_the_designs_tiers_and_boosts(url: str, intent: Intent, authority: float) -> None:
+    assert reranker().authority(web(url), intent) == authority
+
+
+def test_boosted_domains_whatever_the_intent() -> None:
+    config = SearchConfig.load(profile={"rerank": {"intent": {"boost_domains": ["example.org"]}}})
+    checker = IntentReranker.from_config(config)
+    assert checker.authority(web("https://www.example.org/x"), Intent.FACTUAL) == pytest.approx(0.6)
 
 
 async def test_synonyms_count_as_keyword_matches() -> None:

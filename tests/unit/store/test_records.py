@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -14,7 +15,7 @@ from unified_search.contract.handler import SearchContext
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
-from unified_search.records.model import config_json, define_tables
+from unified_search.records.model import config_json, define_tables, record_config
 from unified_search.records.rows import RECORD_COLUMNS, REFERENCE_COLUMNS
 from unified_search.records.store import SearchRecord, SearchStore, records_from_response
 from unified_search.types import (
@@ -71,7 +72,7 @@ async def test_references_go_to_the_first_request_that_found_them() -> None:
     assert alpha.entities == [Entity(name="alpha")] and beta.query == "beta"
     assert {r.request_id for r in (alpha, beta, gamma)} == {response.request_id}
     assert alpha.chat_id == "chat" and alpha.xml == response.context.xml != ""
-    assert alpha.prompt == response.context.prompt and alpha.config == config_json(config)
+    assert alpha.prompt == response.context.prompt and alpha.config == record_config(config)
     assert alpha.duration_ms > 0 and alpha.created_at.tzinfo is not None
 
 
@@ -194,10 +195,10 @@ def test_no_api_key_reaches_the_database(
     store.save(records_from_response(response, config))
     text = raw_text(store)
     assert "tvly-very-secret-123" not in text
-    assert "STORE_TEST_API_KEY" in text and "srv" in text
+    # A record keeps the choices that shaped the search, never keys, servers or their env.
+    assert "STORE_TEST_API_KEY" not in text and "srv" not in text
     [record] = store.get_searches("r")
-    assert record.config["api_key"] == "STORE_TEST_API_KEY"
-    assert record.config["mcp"]["s"]["env"] == {}
+    assert record.config == record_config(config) and "api_key" not in record.config
 
 
 def test_a_raw_token_secret_is_stored_as_absent() -> None:
@@ -219,3 +220,24 @@ def test_rows_hold_every_column_of_their_tables_in_order() -> None:
     records, references = define_tables(MetaData(), "")
     assert ["id", *RECORD_COLUMNS] == [column.name for column in records.columns]
     assert ["id", "record_id", *REFERENCE_COLUMNS] == [c.name for c in references.columns]
+
+
+def test_a_record_keeps_the_choices_of_its_search_not_the_whole_configuration() -> None:
+    """The design's record config: uses, providers, collections, models, limits; nothing else."""
+    config = SearchConfig().merged(
+        {
+            "web": {"providers": ["brave"], "max_results": 7},
+            "kb": {"collections": ["help"], "threshold": 0.5, "graph": True},
+            "db": {"models": ["orders"]},
+            "uses": {"rerank": "rrf"},
+        }
+    )
+    kept = record_config(config)
+    assert kept == {
+        "uses": config.uses.model_dump(mode="json"),
+        "web": {"providers": ["brave"], "max_results": 7},
+        "kb": {"collections": ["help"], "threshold": 0.5, "graph": True},
+        "db": {"models": ["orders"], "max_results": 20},
+        "rerank": {"top_n": 10},
+    }
+    assert len(json.dumps(kept)) < len(json.dumps(config_json(config))) / 10

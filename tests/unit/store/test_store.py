@@ -242,6 +242,7 @@ def test_default_url_is_a_file_in_the_data_home(
 def test_default_data_home_is_under_the_user_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("UNIFIED_SEARCH_HOME")
     monkeypatch.setenv("HOME", str(tmp_path))
     with SearchStore() as store:
         assert store.url.endswith("/.local/share/unified-search/search.sqlite3")

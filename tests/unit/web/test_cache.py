@@ -126,7 +126,10 @@ async def test_redis_cache_ttl_and_lru(redis_url: str) -> None:
 
 
 def test_make_cache_follows_the_config(tmp_path: Path) -> None:
-    assert isinstance(make_cache(CacheConfig()), MemoryCache)
+    default = make_cache(CacheConfig())
+    assert isinstance(default, SQLiteCache)  # persistent by default, in the data folder
+    assert default.path.name == "web-cache.sqlite3"
+    assert isinstance(make_cache(CacheConfig(backend="memory")), MemoryCache)
     assert make_cache(CacheConfig(enabled=False)) is None
     sqlite = make_cache(CacheConfig(backend="sqlite", path=str(tmp_path / "c.sqlite")))
     assert isinstance(sqlite, SQLiteCache)

@@ -32,6 +32,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "include_answer": {"include_answer": True},
     "include_raw_content": {"include_raw_content": True},
     "include_images": {"include_images": True},
+    "include_image_descriptions": {"include_image_descriptions": True},
 }
 Check = Callable[[httpx.Request, dict[str, Any]], bool]
 REFUSED = None
@@ -52,6 +53,7 @@ GOOGLE: dict[str, Check | None] = {
     "include_answer": anything,
     "include_raw_content": REFUSED,
     "include_images": REFUSED,
+    "include_image_descriptions": REFUSED,
 }
 #: Where each option lands in each API's request; ``REFUSED`` where the API lacks it.
 SENT: dict[str, dict[str, Check | None]] = {
@@ -65,6 +67,9 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_answer": lambda r, b: b["include_answer"] is True,
         "include_raw_content": lambda r, b: b["include_raw_content"] is True,
         "include_images": lambda r, b: b["include_images"] is True,
+        "include_image_descriptions": lambda r, b: (
+            b["include_images"] is True and b["include_image_descriptions"] is True
+        ),
     },
     "serper": GOOGLE | {"news": lambda r, b: r.url.path == "/news"},
     "brave": {
@@ -77,6 +82,7 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_answer": REFUSED,
         "include_raw_content": REFUSED,
         "include_images": REFUSED,
+        "include_image_descriptions": REFUSED,
     },
     "exa": {
         "news": lambda r, b: b["category"] == "news",
@@ -88,6 +94,7 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_answer": REFUSED,
         "include_raw_content": lambda r, b: b["contents"]["text"] is True,
         "include_images": REFUSED,
+        "include_image_descriptions": REFUSED,
     },
     "searxng": {
         "news": lambda r, b: b["categories"] == "news",
@@ -99,6 +106,7 @@ SENT: dict[str, dict[str, Check | None]] = {
         "include_answer": anything,
         "include_raw_content": REFUSED,
         "include_images": REFUSED,
+        "include_image_descriptions": REFUSED,
     },
     "serpapi:google": GOOGLE | {"news": lambda r, b: b["tbm"] == "nws"},
     "serpapi:bing": {"country": lambda r, b: b["cc"] == "de", "time_range": REFUSED},

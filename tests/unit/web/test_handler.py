@@ -17,7 +17,7 @@ from unified_search.contract.delegates import Delegates
 from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.types import ResultItem, SearchRequest
-from unified_search.web.cache import MemoryCache
+from unified_search.web.cache import MemoryCache, SQLiteCache
 from unified_search.web.handler import WebHandler
 
 pytestmark = pytest.mark.usefixtures("keys")
@@ -287,7 +287,7 @@ async def test_agent_mode_validates_what_the_agent_returns(
     sites = ["a.org", "b.org"]
     assert received == [{"query": "q", "limit": 5, "sites": sites, "time_range": "week"}]
     assert [i.url for i in result.items] == ["https://a.org/x", "https://b.org/"]
-    assert result.items[0].score == 1.0 and result.items[0].metadata["source"] == "planner"
+    assert result.items[0].score == 1.0 and result.items[0].metadata["origin"] == "planner"
     assert result.items[1].metadata["providers"] == ["planner"]
     assert api.requests == []
 
@@ -343,8 +343,11 @@ def test_searcher_sync_twin_and_async_caller_use_separate_clients(
 
 async def test_from_config_builds_the_configured_cache(kit: Any) -> None:
     handler = WebHandler.from_config(kit.web_config(["tavily"]))
-    assert isinstance(handler.cache, MemoryCache)
+    assert isinstance(handler.cache, SQLiteCache)  # persistent by default
     await handler.aclose()
+    memory = WebHandler.from_config(kit.web_config(["tavily"], cache={"backend": "memory"}))
+    assert isinstance(memory.cache, MemoryCache)
+    await memory.aclose()
     off = WebHandler.from_config(kit.web_config(["tavily"], cache={"enabled": False}))
     assert off.cache is None
     await off.aclose()

@@ -73,6 +73,7 @@ def test_request_matches_the_recorded_endpoint_and_method(name: str, kit: Any) -
     assert set(sent) <= set(recorded["params_or_json"]) | {
         "include_answer",
         "include_images",
+        "include_image_descriptions",
         "include_raw_content",
         "contents",
     }

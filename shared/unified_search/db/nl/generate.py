@@ -47,9 +47,10 @@ from unified_search.db.nl.subject import subjects as likely_subjects
 from unified_search.db.nl.text import Token, name_words, normalise, tokenize, word_pattern
 from unified_search.db.nl.vocabulary import MAX_PHRASE, Domain, Meaning
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.types import MAX_QUERY_CHARS
 
 #: Longest question accepted: longer text is a document, not a question.
-MAX_QUESTION = 2000
+MAX_QUESTION = MAX_QUERY_CHARS
 
 
 @dataclass(frozen=True)
