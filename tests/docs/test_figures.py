@@ -12,29 +12,29 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _report() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("report", ROOT / "benchmarks" / "report.py")
+def _figures() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("figures", ROOT / "benchmarks" / "figures.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-report = _report()
+figures = _figures()
 
 
 def test_every_page_shows_the_figures_of_the_results() -> None:
-    assert report.stale(report.pages()) == []
+    assert figures.stale(figures.pages()) == []
 
 
 def test_pages_hold_figure_blocks() -> None:
-    text = "".join(page.read_text(encoding="utf-8") for page in report.pages())
+    text = "".join(page.read_text(encoding="utf-8") for page in figures.pages())
     assert text.count("<!-- figures ") >= 1
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "benchmarks" / "results").glob("*.json")), ids=str)
 def test_every_results_file_has_the_standard_shape(path: Path) -> None:
-    systems = report.load(path.stem, path.parent)
+    systems = figures.load(path.stem, path.parent)
     assert systems and any(name.startswith("unified-search") for name in systems)
 
 
@@ -57,7 +57,7 @@ def test_a_table_is_sorted_best_first_with_the_default_in_bold(results: Path) ->
         "columns": [["nDCG@10", "ndcg", ".3f"], ["ms", "ms", ".1f"]],
         "sort": "nDCG@10",
     }
-    assert report.table(spec, results).splitlines() == [
+    assert figures.table(spec, results).splitlines() == [
         "| system | nDCG@10 | ms |",
         "|---|---|---|",
         "| **unified-search (default)** | 0.740 | 8.7 |",
@@ -74,10 +74,10 @@ def test_ascending_columns_and_chosen_systems(results: Path) -> None:
         "sort": "ms",
         "ascending": ["ms"],
     }
-    rows = report.table(spec, results).splitlines()[2:]
+    rows = figures.table(spec, results).splitlines()[2:]
     assert rows == ["| **unified-search (default)** | 8.7 |", "| unified-search-dense | – |"]
     with pytest.raises(KeyError, match="nobody"):
-        report.table({"results": "kb", "columns": [], "systems": ["nobody"]}, results)
+        figures.table({"results": "kb", "columns": [], "systems": ["nobody"]}, results)
 
 
 def test_blocks_are_rewritten_from_the_results_and_stale_ones_found(
@@ -86,9 +86,9 @@ def test_blocks_are_rewritten_from_the_results_and_stale_ones_found(
     spec = '{"results": "kb", "system": "peer", "metric": "ms", "format": ".1f"}'
     page = tmp_path / "page.md"
     page.write_text(f"took <!-- figure {spec} -->1.0<!-- /figure --> ms\n")
-    assert report.stale([page], results) == [str(page)]
+    assert figures.stale([page], results) == [str(page)]
     assert (
-        report.render(page.read_text(), results)
+        figures.render(page.read_text(), results)
         == f"took <!-- figure {spec} -->9.0<!-- /figure --> ms\n"
     )
 
@@ -96,4 +96,4 @@ def test_blocks_are_rewritten_from_the_results_and_stale_ones_found(
 def test_a_results_file_of_another_shape_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps({"rows": [1, 2]}))
     with pytest.raises(ValueError, match="shape"):
-        report.load("bad", tmp_path)
+        figures.load("bad", tmp_path)

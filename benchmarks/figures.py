@@ -18,8 +18,8 @@ A table block may also name ``systems`` (a list, in that order; or a regular exp
 and ``bold`` (a system, ``unified-search (default)`` unless set). A value missing from the
 results shows as ``–``.
 
-    python benchmarks/report.py            # rewrite every block from the results
-    python benchmarks/report.py --check    # fail, naming the blocks, when one is stale
+    python benchmarks/figures.py            # rewrite every block from the results
+    python benchmarks/figures.py --check    # fail, naming the blocks, when one is stale
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         found = stale(pages())
         for path in found:
             print(
-                f"{path}: figures differ from benchmarks/results; run python benchmarks/report.py"
+                f"{path}: figures differ from benchmarks/results; run python benchmarks/figures.py"
             )
         return 1 if found else 0
     for path in pages():
