@@ -40,6 +40,8 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from report import write_json
+
 from unified_search.citations import citation_prompt, parse_citations
 from unified_search.citations.format import cited, format_citation
 from unified_search.citations.numbering import Numbering
@@ -258,4 +260,4 @@ if __name__ == "__main__":
     print(format_table(by_format))
     result |= by_format
     if args.json:
-        args.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(args.json, result)

@@ -3,19 +3,21 @@
 (1) Three simulated sources answering after 50, 100 and 200 ms: ``all()`` against
 the slowest source and against calling them one after another; ``race()`` and
 ``any()`` against the fastest. (2) merge + dedup + rerank + citations + XML for
-100, 1,000 and 10,000 candidate items.
+100, 1,000 and 10,000 candidate items (``--sizes``).
 
-Usage: python benchmarks/core.py [--runs N] [--json PATH]
+Usage: python benchmarks/core.py [--runs N] [--sizes N ...] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from report import write_json
 
 from unified_search.citations import CitationAllocator, build_context
 from unified_search.config import SearchConfig
@@ -75,7 +77,10 @@ async def fan_out_figures(runs: int) -> dict[str, dict[str, float]]:
             )
 
     figures = {
-        "unified-search all()": (await _median_ms(lambda: searcher.aall(requests), runs), slowest),
+        "unified-search (default) all()": (
+            await _median_ms(lambda: searcher.aall(requests), runs),
+            slowest,
+        ),
         "unified-search race()": (
             await _median_ms(lambda: searcher.arace(requests), runs),
             fastest,
@@ -149,10 +154,10 @@ def post_process(results: list[SearchResult], config: SearchConfig, top_n: int) 
     return len(build_context(cited, config.citation).xml)
 
 
-def post_processing_figures(runs: int) -> dict[str, dict[str, float]]:
+def post_processing_figures(runs: int, sizes: list[int]) -> dict[str, dict[str, float]]:
     config = SearchConfig()
     figures: dict[str, dict[str, float]] = {}
-    for n in (100, 1_000, 10_000):
+    for n in sizes:
         results = _candidates(n, config)
         post_process(results, config, config.rerank.top_n)
         samples = []
@@ -170,11 +175,12 @@ def post_processing_figures(runs: int) -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--json", dest="json_path")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1_000, 10_000])
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
     fan = asyncio.run(fan_out_figures(args.runs))
-    post = post_processing_figures(args.runs)
+    post = post_processing_figures(args.runs, args.sizes)
     print(
         "(1) fan-out over three sources answering in 50 / 100 / 200 ms (median of",
         args.runs,
@@ -189,9 +195,8 @@ def main() -> None:
     print(f"{'system':40} {'ms p50':>9} {'us/item':>10}")
     for name, row in post.items():
         print(f"{name:40} {row['ms_p50']:9.2f} {row['us_per_item']:10.2f}")
-    if args.json_path:
-        with open(args.json_path, "w", encoding="utf-8") as out:
-            json.dump({"systems": {**fan, **post}}, out, indent=2)
+    if args.json:
+        write_json(args.json, {**fan, **post})
 
 
 if __name__ == "__main__":

@@ -35,12 +35,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from report import ABSENT, absent, write_json
+
 from unified_search.html_text import html_to_text, main_text
 from unified_search.web.extract import extract, has_trafilatura
 
 Extractor = Callable[[str], str]
 _SPACE = re.compile(r"\s+")
-ABSENT = "absent (not installed)"
 
 
 def normalise(text: str) -> str:
@@ -125,7 +126,10 @@ def systems() -> dict[str, tuple[Extractor | None, str]]:
     }
     for name, module, function, what in peers:
         installed = importlib.util.find_spec(module) is not None
-        found[name] = (function if installed else None, what if installed else ABSENT)
+        found[name] = (
+            function if installed else None,
+            what if installed else f"not installed: {module}",
+        )
     return found
 
 
@@ -145,7 +149,7 @@ def measure(
     by_shape: dict[str, dict[str, tuple[float, float]]] = {}
     for name, (function, what) in systems().items():
         if function is None:
-            results[name] = {"status": what}
+            results[name] = absent(what)
             continue
         rows = []
         for page in pages:
@@ -161,7 +165,6 @@ def measure(
             "empty_pages": sum(r[4] for r in rows),
             "ms_per_page": round(statistics.median(r[3] for r in rows), 3),
             "pages": len(rows),
-            "status": what,
         }
         for shape in sorted({r[0] for r in rows}, key=lambda group: (group == "held-out", group)):
             mine = [r for r in rows if r[0] == shape]
@@ -180,8 +183,8 @@ def table(
         "-" * 86,
     ]
     for name, row in results.items():
-        if "main_kept" not in row:
-            lines.append(f"{name:<44} {row['status']}")
+        if ABSENT in row:
+            lines.append(f"{name:<44} absent ({row[ABSENT]})")
             continue
         lines.append(
             f"{name:<44} {row['main_kept']:>9.3f} {row['boilerplate_kept']:>16.3f} "
@@ -206,7 +209,8 @@ def main() -> None:
     results, by_shape = measure(args.data)
     print(table(results, by_shape))
     if args.json:
-        args.json.write_text(json.dumps({"systems": results}, indent=2), encoding="utf-8")
+        about = {name: what for name, (function, what) in systems().items() if function}
+        write_json(args.json, results, about=about)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Folder ingestion: a generated mixed folder indexed by us and by the peers, same model.
 
-Usage: python benchmarks/ingest.py [--files 240] [--json OUT] [--work DIR]
+Usage: python benchmarks/ingest.py [--files 240] [--runs 3] [--json OUT] [--work DIR]
 
 The script writes a folder of at least 200 files (Markdown with front matter and
 code blocks, reStructuredText, HTML, plain text, text without an extension,
@@ -18,7 +18,7 @@ It reports files/s, chunks/s and peak memory (max RSS of the process), the cold
 start of one knowledge-base query from a new process (our ``unified-search
 search`` command; the peers' shortest equivalent script), and the write side:
 indexing with precomputed vectors against a plain Chroma ``add`` of the same
-chunks. A peer whose package is missing is marked absent.
+chunks (both medians of ``--runs``). A peer whose package is missing is marked absent.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from report import ABSENT, absent, write_json
 
 QUERY = "how do I return opened headphones"
 #: The peers read the folder without its ``bad/`` files: LangChain's TextLoader reads the
@@ -328,7 +330,7 @@ def _cpu(who: int) -> float:
 def measure(name: str, folder: Path, work: Path) -> dict[str, Any]:
     missing = [p for p in PACKAGES.get(name, []) if not _installed(p)]
     if missing:
-        return {"absent": f"not installed: {', '.join(missing)}"}
+        return absent(f"not installed: {', '.join(missing)}")
     done = subprocess.run(
         [sys.executable, __file__, "--child", name, "--folder", str(folder), "--work", str(work)],
         capture_output=True,
@@ -336,7 +338,7 @@ def measure(name: str, folder: Path, work: Path) -> dict[str, Any]:
         check=False,
     )
     if done.returncode != 0:
-        return {"absent": f"failed: {done.stderr.strip().splitlines()[-1:]}"}
+        return absent(f"failed: {done.stderr.strip().splitlines()[-1:]}")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     figures["files_per_s"] = figures["files"] / figures["seconds"]
     figures["chunks_per_s"] = figures["chunks"] / figures["seconds"]
@@ -479,6 +481,7 @@ def write_side(folder: Path, work: Path, runs: int = 3) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=240)
+    parser.add_argument("--runs", type=int, default=3, help="cold queries and write-side runs")
     parser.add_argument("--json", type=Path, help="write {systems: {name: metrics}} here")
     parser.add_argument("--work", type=Path, help="folder for the data (default: a temporary one)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -492,14 +495,14 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for name in SYSTEMS:
         results[name] = measure(name, folder, work)
-        if "absent" not in results[name]:
-            cold = cold_start(name, work)
+        if ABSENT not in results[name]:
+            cold = cold_start(name, work, args.runs)
             results[name]["cold_query_s"], results[name]["cold_query_cpu_s"] = cold or (None, None)
         print(name, results[name], file=sys.stderr)
-    writes = write_side(folder, work)
+    writes = write_side(folder, work, args.runs)
     print_table(results, writes)
     if args.json:
-        args.json.write_text(json.dumps({"systems": results, "write_side": writes}, indent=2))
+        write_json(args.json, results, write_side=writes)
 
 
 def print_table(results: dict[str, dict[str, Any]], writes: dict[str, float]) -> None:
@@ -509,8 +512,8 @@ def print_table(results: dict[str, dict[str, Any]], writes: dict[str, float]) ->
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name, r in results.items():
-        if "absent" in r:
-            print(f"| {name} | absent ({r['absent']}) | | | | | | | |")
+        if ABSENT in r:
+            print(f"| {name} | absent ({r[ABSENT]}) | | | | | | | |")
             continue
         cold = (
             f"{r['cold_query_s']:.2f} ({r['cold_query_cpu_s']:.2f})"

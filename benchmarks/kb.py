@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from report import ABSENT, absent, write_json
 
 from unified_search.config import SearchConfig
 from unified_search.config.kb import EmbeddingConfig
@@ -299,6 +300,12 @@ PIPELINES: dict[str, dict[str, Any]] = {
 # Peers -------------------------------------------------------------------------------------
 
 
+def pool(corpus: list[dict[str, Any]]) -> int:
+    """How many documents a peer retrieves: ``K_RECALL``, or all of a smaller corpus (bm25s
+    refuses a ``k`` beyond the corpus)."""
+    return min(K_RECALL, len(corpus))
+
+
 def bm25_peer(corpus: list[dict[str, Any]]) -> System:
     import bm25s
     import Stemmer
@@ -319,7 +326,7 @@ def bm25_peer(corpus: list[dict[str, Any]]) -> System:
         tokens = bm25s.tokenize([text], stopwords="en", stemmer=stemmer, show_progress=False)
         if not tokens.vocab:
             return []
-        docs, scores = retriever.retrieve(tokens, k=K_RECALL, show_progress=False, sorted=True)
+        docs, scores = retriever.retrieve(tokens, k=pool(corpus), show_progress=False, sorted=True)
         pairs = sorted(
             zip(docs[0], scores[0], strict=True), key=lambda p: (-float(p[1]), ids[p[0]])
         )
@@ -347,7 +354,7 @@ def _lc_bm25(corpus: list[dict[str, Any]]) -> Any:
     ]
 
     class BM25sRetriever(BaseRetriever):
-        k: int = K_RECALL
+        k: int = pool(corpus)
 
         def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
             tokens = bm25s.tokenize([query], stopwords="en", stemmer=stemmer, show_progress=False)
@@ -379,7 +386,7 @@ def _lc_chroma(corpus: list[dict[str, Any]], embed: CachedEmbedding, root: Path)
             metadatas=[{"id": d["_id"]} for d in batch],
             ids=[d["_id"] for d in batch],
         )
-    return store.as_retriever(search_kwargs={"k": K_RECALL})
+    return store.as_retriever(search_kwargs={"k": pool(corpus)})
 
 
 def langchain_dense(corpus: list[dict[str, Any]], embed: CachedEmbedding, root: Path) -> System:
@@ -431,12 +438,13 @@ def llamaindex_fusion(corpus: list[dict[str, Any]], embed: CachedEmbedding) -> S
         model = Embedding(model_name=embed.name, embed_batch_size=256)
         nodes = [TextNode(text=doc_text(d), id_=d["_id"]) for d in corpus]
         vector = VectorStoreIndex(nodes, embed_model=model, show_progress=False)
-        bm25 = BM25Retriever.from_defaults(nodes=nodes, similarity_top_k=K_RECALL, language="en")
+        top = pool(corpus)
+        bm25 = BM25Retriever.from_defaults(nodes=nodes, similarity_top_k=top, language="en")
         return QueryFusionRetriever(
-            [vector.as_retriever(similarity_top_k=K_RECALL), bm25],
+            [vector.as_retriever(similarity_top_k=top), bm25],
             mode="reciprocal_rerank",
             num_queries=1,
-            similarity_top_k=K_RECALL,
+            similarity_top_k=top,
             use_async=False,
             llm=None,
         )
@@ -534,7 +542,7 @@ def peer_systems(corpus: list[dict[str, Any]], embed: CachedEmbedding, root: Pat
         try:
             built.append(factory())
         except ImportError as exc:
-            built.append((name, f"absent: {exc}"))
+            built.append((name, str(exc)))
     return built
 
 
@@ -589,12 +597,12 @@ def evaluate(
                 queries = dict(sorted(queries.items())[:queries_limit])
             for system, embed_s in systems:
                 if isinstance(system, tuple):
-                    tables[split][system[0]] = {"absent": system[1]}
+                    tables[split][system[0]] = absent(system[1])
                     continue
                 try:
                     run = run_system(system, queries, qrels)
                 except ImportError as exc:
-                    tables[split][system.name] = {"absent": f"absent: {exc}"}
+                    tables[split][system.name] = absent(str(exc))
                     continue
                 if system.name in owner:
                     ours = owner[system.name]
@@ -628,7 +636,7 @@ def our_index(
     try:
         model = embedding_from_config(EmbeddingConfig(**embedding))
     except ImportError as exc:
-        return f"absent: {exc}"
+        return str(exc)
     vectors, embed_s = embed_corpus(model, corpus, cache)
     ours = Ours(corpus, CachedEmbedding(model, vectors), root, embedding)
     ours.embed_s = embed_s
@@ -636,7 +644,7 @@ def our_index(
 
 
 def best_peer(table: Table) -> str | None:
-    present = [n for n in PEERS if n in table and "absent" not in table[n]]
+    present = [n for n in PEERS if n in table and ABSENT not in table[n]]
     return max(present, key=lambda n: table[n]["ndcg@10"], default=None)
 
 
@@ -645,7 +653,7 @@ def leads(tables: dict[str, Table], name: str) -> dict[str, float]:
     gaps: dict[str, list[float]] = {"ndcg@10": [], "recall@100": []}
     for table in tables.values():
         peer = best_peer(table)
-        if peer is None or name not in table or "absent" in table[name]:
+        if peer is None or name not in table or ABSENT in table[name]:
             continue
         for metric, values in gaps.items():
             values.append(table[name][metric] - table[peer][metric])
@@ -661,14 +669,14 @@ def table(systems: Table, default: str) -> str:
         f"{'system':30} {'ndcg@10':>8} {'recall@100':>10} {'embed_s':>8} {'rest_s':>7} "
         f"{'index_s':>8} {'query_ms':>8}"
     ]
-    present = {n: m for n, m in systems.items() if "absent" not in m}
+    present = {n: m for n, m in systems.items() if ABSENT not in m}
     for name, m in sorted(present.items(), key=lambda kv: -kv[1]["ndcg@10"]):
         mark = " *" if name == default else " †" if name == peer else ""
         lines.append(
             f"{name + mark:30} {m['ndcg@10']:8.4f} {m['recall@100']:10.4f} {m['embed_s']:8.1f} "
             f"{m['rest_s']:7.1f} {m['index_s']:8.1f} {m['query_ms_p50']:8.1f}"
         )
-    lines += [f"{name:30} {m['absent']}" for name, m in systems.items() if "absent" in m]
+    lines += [f"{name:30} absent: {m[ABSENT]}" for name, m in systems.items() if ABSENT in m]
     return "\n".join(lines)
 
 
@@ -725,19 +733,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{cost['rest_cpu_ratio']:.2f}x"
         )
     if args.json:
-        systems: dict[str, dict[str, Any]] = {}
+        rows: dict[str, dict[str, Any]] = {}
         for key, found in tables.items():
             for name, metrics in found.items():
-                for metric, value in metrics.items():
-                    systems.setdefault(name, {})[f"{key} {metric}"] = value
+                if ABSENT in metrics:
+                    rows[name] = absent(metrics[ABSENT])
+                elif ABSENT not in rows.get(name, {}):
+                    row = rows.setdefault(name, {})
+                    row.update({f"{key} {metric}": value for metric, value in metrics.items()})
         for name, lead in summary.items():
-            systems.setdefault(name, {}).update(lead)
-        args.json.write_text(
-            json.dumps(
-                {"systems": systems, "tables": tables, "overhead": costs, "default": default},
-                indent=2,
-            )
-        )
+            if ABSENT not in rows.get(name, {}):
+                rows.setdefault(name, {}).update(lead)
+        write_json(args.json, rows, tables=tables, overhead=costs, default=default)
     return 0
 
 

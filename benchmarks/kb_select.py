@@ -15,13 +15,15 @@ The procedure, fixed before looking at the confirming queries:
    choosing set is out.
 4. The highest-scoring candidate is the default; its confirming figures are
    reported beside the old default's, whatever they are.
+
+The current default (``unified-search (default)``, no settings given) runs beside the
+candidates on every set, so the JSON shows whether it is still the one chosen.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -29,7 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from kb import PEERS, Run, evaluate
+from kb import DEFAULT, PEERS, Run, evaluate
+from report import ABSENT, absent, write_json
 
 RECALL_SLACK = 0.005
 #: The default before this selection (dense weight 0.6, no feedback), given explicitly.
@@ -71,17 +74,31 @@ def fold(run: Run, keep: set[str]) -> dict[str, float]:
     }
 
 
-def sets(scifact: Path, nfcorpus: Path, cache: Path | None) -> dict[str, dict[str, Any]]:
-    """Per set (choose/…, confirm/…): every system's nDCG@10 and recall@100."""
+def sets(
+    scifact: Path, nfcorpus: Path, cache: Path | None
+) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """Per set (choose/…, confirm/…): every system's nDCG@10 and recall@100; and the systems
+    that could not run, with why."""
     out: dict[str, dict[str, Any]] = {}
-    _, runs, _ = evaluate(scifact, ["train", "test"], CANDIDATES, cache=cache, reuse_queries=True)
+    pipelines = {DEFAULT: {}, **CANDIDATES}
+    tables, runs, _ = evaluate(
+        scifact, ["train", "test"], pipelines, cache=cache, reuse_queries=True
+    )
+    missing = not_run(tables)
     for split, role in (("train", "choose"), ("test", "confirm")):
         out[f"{role}/scifact-{split}"] = {n: fold(r, set(r.ndcg)) for n, r in runs[split].items()}
-    _, runs, _ = evaluate(nfcorpus, ["dev"], CANDIDATES, cache=cache, reuse_queries=True)
+    tables, runs, _ = evaluate(nfcorpus, ["dev"], pipelines, cache=cache, reuse_queries=True)
+    missing |= not_run(tables)
     for part, role in ((0, "choose"), (1, "confirm")):
         keep = {q for q in next(iter(runs["dev"].values())).ndcg if half(q) == part}
         out[f"{role}/nfcorpus-dev-half{part}"] = {n: fold(r, keep) for n, r in runs["dev"].items()}
-    return out
+    return out, missing
+
+
+def not_run(tables: dict[str, dict[str, Any]]) -> dict[str, str]:
+    return {
+        n: row[ABSENT] for table in tables.values() for n, row in table.items() if ABSENT in row
+    }
 
 
 def lead(found: dict[str, Any], name: str) -> tuple[float, float]:
@@ -109,7 +126,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    results = sets(args.scifact, args.nfcorpus, args.cache)
+    results, missing = sets(args.scifact, args.nfcorpus, args.cache)
     best, scores = choose(results)
     print("candidate (mean nDCG@10 lead over the best peer on the choosing sets):")
     for name, score in sorted(scores.items(), key=lambda kv: -kv[1])[:15]:
@@ -121,10 +138,23 @@ def main() -> int:
             ndcg, recall = lead(found, name)
             print(f"  {key:34} {found[name]['ndcg@10']:.4f} {ndcg:+.4f} {recall:+.4f}")
     if args.json:
-        args.json.write_text(
-            json.dumps({"chosen": best, "scores": scores, "sets": results}, indent=2)
-        )
+        rows = json_rows(results, scores) | {name: absent(why) for name, why in missing.items()}
+        write_json(args.json, rows, chosen=best, candidates=CANDIDATES)
     return 0
+
+
+def json_rows(
+    results: dict[str, dict[str, Any]], scores: dict[str, float]
+) -> dict[str, dict[str, float]]:
+    """Every system's figures on every set; candidates as ``unified-search (<candidate>)``."""
+    rows: dict[str, dict[str, float]] = {}
+    for key, found in results.items():
+        for name, figures in found.items():
+            row = rows.setdefault(f"unified-search ({name})" if name in CANDIDATES else name, {})
+            row.update({f"{key} {metric}": value for metric, value in figures.items()})
+    for name, score in scores.items():
+        rows[f"unified-search ({name})"]["score"] = score
+    return rows
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -31,6 +30,7 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from report import ABSENT, absent, write_json
 
 from langchain_unified_search import UnifiedSearchRetriever
 from unified_search.contract.handler import SearchContext
@@ -127,7 +127,7 @@ def amedian_ms(call: Callable[[], Awaitable[Any]], runs: int) -> float:
 def measure(latencies: dict[SearchType, float], runs: int) -> dict[str, dict[str, Any]]:
     ours_all, ours_any, ensemble = ours(latencies), ours(latencies, "any"), peer(latencies)
     rows = {
-        "unified-search retriever (sync invoke, mode=all)": median_ms(
+        "unified-search (default) retriever (sync invoke, mode=all)": median_ms(
             lambda: ours_all.invoke(QUERY), runs
         ),
         "unified-search retriever (async ainvoke, mode=all)": amedian_ms(
@@ -138,11 +138,11 @@ def measure(latencies: dict[SearchType, float], runs: int) -> dict[str, dict[str
         ),
     }
     if ensemble is None:
-        absent = {"absent": "langchain-classic not installed"}
+        missing = absent("not installed: langchain_classic")
         return {
             **{name: {"median_ms": round(ms, 1)} for name, ms in rows.items()},
-            "EnsembleRetriever (sync invoke)": absent,
-            "EnsembleRetriever (async ainvoke)": absent,
+            "EnsembleRetriever (sync invoke)": missing,
+            "EnsembleRetriever (async ainvoke)": missing,
         }
     rows["EnsembleRetriever (sync invoke)"] = median_ms(lambda: ensemble.invoke(QUERY), runs)
     rows["EnsembleRetriever (async ainvoke)"] = amedian_ms(lambda: ensemble.ainvoke(QUERY), runs)
@@ -164,8 +164,8 @@ def table(profile: str, results: dict[str, dict[str, Any]], runs: int) -> str:
         "-" * (width + 31),
     ]
     for name, row in results.items():
-        if "absent" in row:
-            lines.append(f"{name:<{width}}  {row['absent']}")
+        if ABSENT in row:
+            lines.append(f"{name:<{width}}  absent ({row[ABSENT]})")
         elif "speedup_vs_ensemble_sync" not in row:
             lines.append(f"{name:<{width}}  {row['median_ms']:>9.1f}  {'–':>18}")
         else:
@@ -185,7 +185,7 @@ def main() -> None:
         print(table(profile, results, args.runs), end="\n\n")
         systems |= {f"{name} [{profile}]": row for name, row in results.items()}
     if args.json:
-        args.json.write_text(json.dumps({"systems": systems}, indent=2), encoding="utf-8")
+        write_json(args.json, systems)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ network). The same load is then sent to five servers in turn:
 - ``unified-search (hung postgresql store)``: the same, the relay frozen after
   warm-up (connections stay open, nothing moves: a hung server);
 - ``unified-search (hung redis)``: the web cache is Redis at a port that never answers;
-- ``unified-search (default, again)``: healthy once more, last.
+- ``unified-search (default, again)``: healthy once more, last (left out with ``--no-repeat``).
 
 The load: ``--requests`` (1,000) measured searches of the database and the web
 (``types: ["db", "web"]``) at ``--concurrency`` (50), while ``--background`` (10)
@@ -25,8 +25,11 @@ p99 to the healthy runs' (the lower of the two, so the ratio errs against us),
 error codes in the answers, the background clients' answers, the store failures
 the server logged, and its RSS and open descriptors before and after the load.
 
+``--timeout`` sets every server's search timeout (``options.timeout``; the configured
+default without it), which bounds how long a hung dependency holds a search.
+
 Usage: python benchmarks/server_load.py [--requests N] [--concurrency C]
-       [--background B] [--postgres URL] [--json PATH]
+       [--background B] [--timeout S] [--no-repeat] [--postgres URL] [--json PATH]
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from typing import Any
 
 import httpx
 import psutil
+from report import write_json
 from throughput import free_port, prepare_home, wait_until_up
 
 BENCHMARKS = Path(__file__).resolve().parent
@@ -219,11 +223,14 @@ class FreezingRelay:
 # -- the server and the load ------------------------------------------------------------------
 
 
-def write_config(home: Path, name: str, searxng_url: str, kb: str = "", web: str = "") -> Path:
+def write_config(
+    home: Path, name: str, searxng_url: str, timeout: float | None, kb: str = "", web: str = ""
+) -> Path:
     """The search.yml of one run: the bundled samples, the SearXNG stand-in, extra lines."""
     from unified_search.samples.knowledge import SAMPLE_COLLECTION
 
     lines = [
+        *(["options:", f"  timeout: {timeout:g}"] if timeout else []),
         "kb:",
         f"  collections: [{SAMPLE_COLLECTION}]",
         *kb.splitlines(),
@@ -401,11 +408,11 @@ async def main(args: argparse.Namespace) -> dict[str, Figures]:
     with tempfile.TemporaryDirectory() as name, searxng() as stand_in:
         home = Path(name) / "home"
         prepare_home(home)  # the bundled help centre indexed, the shop database built
-        default = write_config(home, "default", stand_in)
+        default = write_config(home, "default", stand_in, args.timeout)
         systems["unified-search (default)"] = await run(args, home, default)
         with hung_port() as port:
             config = write_config(
-                home, "chroma", stand_in, kb=f"  chroma_url: http://127.0.0.1:{port}"
+                home, "chroma", stand_in, args.timeout, kb=f"  chroma_url: http://127.0.0.1:{port}"
             )
             systems["unified-search (hung chroma)"] = await run(args, home, config)
         if args.postgres:
@@ -427,11 +434,12 @@ async def main(args: argparse.Namespace) -> dict[str, Figures]:
             relay.close()
         with hung_port() as port:
             cache = f"  cache:\n    backend: redis\n    url: redis://127.0.0.1:{port}/0"
-            config = write_config(home, "redis", stand_in, web=cache)
+            config = write_config(home, "redis", stand_in, args.timeout, web=cache)
             systems["unified-search (hung redis)"] = await run(args, home, config)
-        # Healthy again: a shared machine's noise shows in the gap between the two runs.
-        systems["unified-search (default, again)"] = await run(args, home, default)
-    healthy = min(systems[name]["p99_ms"] for name in HEALTHY)
+        if not args.no_repeat:
+            # Healthy again: a shared machine's noise shows in the gap between the two runs.
+            systems["unified-search (default, again)"] = await run(args, home, default)
+    healthy = min(systems[name]["p99_ms"] for name in HEALTHY if name in systems)
     for figures in systems.values():
         figures["p99_vs_default"] = round(figures["p99_ms"] / healthy, 2)
     return systems
@@ -478,6 +486,10 @@ if __name__ == "__main__":
     parser.add_argument("--requests", type=int, default=1_000)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--background", type=int, default=10, help="kb clients meanwhile")
+    parser.add_argument("--timeout", type=float, help="every server's options.timeout (seconds)")
+    parser.add_argument(
+        "--no-repeat", action="store_true", help="leave out the last run (healthy, again)"
+    )
     parser.add_argument("--postgres", help="PostgreSQL URL of the store runs (skipped without)")
     parser.add_argument("--json", type=Path)
     arguments = parser.parse_args()
@@ -488,4 +500,4 @@ if __name__ == "__main__":
     )
     print(table(result))
     if arguments.json:
-        arguments.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(arguments.json, result)

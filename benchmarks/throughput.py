@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import os
 import socket
 import statistics
@@ -43,6 +42,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+from report import absent, write_json
 from sqlalchemy import func, select
 
 from unified_search.config import SearchConfig
@@ -178,8 +178,9 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
     }
     busy = {name: Timing() for name in calls}
     alone = {name: Timing() for name in calls}
+    warm = min(100, args.searches)
     for call in calls.values():  # warm up: tokenizer, validators, connections
-        await run(call, 100, 10, 0)
+        await run(call, warm, 10, 0)
     UNSTORED.clear()
     per_round = args.searches // args.rounds
     for round_ in range(args.rounds):
@@ -197,7 +198,7 @@ async def engines(args: argparse.Namespace, folder: Path) -> dict[str, dict[str,
         if name in searchers:  # answers whose record was not committed within ``wait``
             figures["answers_not_stored_in_time"] = UNSTORED.get(id(searchers[name]), 0)
         result[name] = figures
-    run_each = 100 + args.rounds * (per_round + per_round // 10)
+    run_each = warm + args.rounds * (per_round + per_round // 10)
     for name, store in stores.items():
         if store is not None:  # every search's three records, written behind or not
             await store.aflush()
@@ -224,7 +225,7 @@ async def memory(searches: int, folder: Path) -> dict[str, float]:
     store = SearchStore(f"sqlite:///{folder / 'memory.sqlite3'}")
     searcher = Searcher(handlers=HANDLERS, store=store)
     call = engine_call(searcher)
-    await run(call, 2_000, 50, 0)
+    await run(call, min(2_000, searches), 50, 0)  # warm up
     gc.collect()
     figures: dict[str, float] = {
         "searches": searches,
@@ -330,7 +331,7 @@ async def main(args: argparse.Namespace) -> dict[str, dict[str, float]]:
                     args.http_requests, args.concurrency, args.workers, folder
                 )
             except (subprocess.CalledProcessError, RuntimeError) as exc:
-                systems["unified-search HTTP API"] = {"absent": 1.0}
+                systems["unified-search HTTP API"] = absent(f"not measured: {exc}")
                 print(f"HTTP API not measured: {exc}", file=sys.stderr)
         if args.memory_searches:
             systems["unified-search (default) sqlite, memory"] = await memory(
@@ -386,4 +387,4 @@ if __name__ == "__main__":
     print(f"three instant sources, 15 items per search, concurrency {arguments.concurrency}")
     print(table(result))
     if arguments.json:
-        arguments.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(arguments.json, result)

@@ -12,6 +12,9 @@ measure our own overhead and behaviour, not the network. Scenarios:
 * one provider answering 429 with ``Retry-After`` beside two healthy ones →
   seconds until the healthy results are in hand (ours vs a gather whose
   retries honour ``Retry-After``);
+* the excerpt of a provider's error page when the page is hostile (tens of
+  thousands of unclosed scripts, styles and tags): milliseconds per page, which
+  a parser quadratic in the page would turn into seconds;
 * with ``--pages PATH``, the extraction quality table of ``benchmarks/extraction.py``.
 
     python benchmarks/web.py [--runs 7] [--identical 5 50] [--redis URL] [--retry-after 2]
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
@@ -33,9 +37,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from report import absent, write_json
 
 from unified_search.config import SearchConfig
 from unified_search.contract.handler import SearchContext
+from unified_search.http import excerpt
 from unified_search.types import SearchRequest
 from unified_search.web.cache import MemoryCache, ResultCache, SQLiteCache
 from unified_search.web.handler import WebHandler
@@ -163,8 +169,8 @@ async def identical_searches(count: int, redis_url: str | None) -> dict[str, dic
     rows["unified-search (single flight, memory cache)"] = {"provider_calls": server.calls}
     rows["unified-search (two processes, Redis cache)"] = await _over_redis(count, redis_url)
     for name, decorator in _aiocache_peers().items():
-        absent = {"status": "absent (not installed)"}
-        rows[name] = absent if decorator is None else await _peer_calls(count, decorator)
+        missing = absent("not installed: aiocache")
+        rows[name] = missing if decorator is None else await _peer_calls(count, decorator)
     rows["plain client, no cache"] = await _peer_calls(count, lambda search: search)
     return rows
 
@@ -172,7 +178,7 @@ async def identical_searches(count: int, redis_url: str | None) -> dict[str, dic
 async def _over_redis(count: int, redis_url: str | None) -> dict[str, Any]:
     """Two handlers, each with its own Redis connection (as two processes have), half the searches each."""
     if redis_url is None:
-        return {"status": "absent (no --redis URL)"}
+        return absent("no --redis URL")
     from unified_search.web.cache import RedisCache
 
     server = CountingTavily()
@@ -197,11 +203,24 @@ async def _over_redis(count: int, redis_url: str | None) -> dict[str, Any]:
             *(handlers[n % 2].asearch(request, ctx) for n in range(count)),
         )
     except Exception as exc:  # a Redis that is not there: the row says so
-        return {"status": f"absent ({type(exc).__name__})"}
+        return absent(f"Redis failed: {type(exc).__name__}")
     finally:
         for handler in handlers:
             await handler.aclose()
+        await _drop(redis_url, prefix)
     return {"provider_calls": server.calls}
+
+
+async def _drop(redis_url: str, prefix: str) -> None:
+    """Delete the keys the two-process rows left under ``prefix``."""
+    import redis.asyncio as redis_asyncio
+
+    client = redis_asyncio.from_url(redis_url)
+    with contextlib.suppress(Exception):  # a Redis that is not there has nothing to clean
+        keys = [key async for key in client.scan_iter(match=prefix + "*")]
+        if keys:
+            await client.delete(*keys)
+    await client.aclose()
 
 
 def _aiocache_peers() -> dict[str, Any]:
@@ -274,6 +293,29 @@ async def _honouring_retry_after(client: httpx.AsyncClient, host: str, retries: 
         await asyncio.sleep(float(response.headers["Retry-After"]))
 
 
+#: Error pages built to be slow to read: every script, style and tag left open.
+HOSTILE = {
+    "unclosed <script> x40,000": "<script>" * 40_000,
+    "unclosed <style x60,000": "<style" * 60_000,
+    "unclosed <a x80,000": "<a" * 80_000,
+    "bare < x200,000": "<" * 200_000,
+}
+
+
+def hostile_excerpts(runs: int) -> dict[str, dict[str, Any]]:
+    """Median milliseconds to excerpt each hostile error page (what a failed call reports)."""
+    row: dict[str, Any] = {}
+    for name, page in HOSTILE.items():
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            excerpt(page + "</body>")
+            samples.append((time.perf_counter() - started) * 1000)
+        row[f"ms {name}"] = round(statistics.median(samples), 3)
+    row["ms_max"] = max(row.values())
+    return {"unified-search (error excerpt of hostile pages)": row}
+
+
 def table(systems: dict[str, dict[str, float]]) -> str:
     names = list(systems)
     sequential = systems[names[1]]["latency_ms"]
@@ -325,8 +367,11 @@ def main() -> None:
         f"one provider answering 429, Retry-After {args.retry_after:g} s, beside two healthy ones"
     )
     print(scenario_table(title, limits))
+    hostile = hostile_excerpts(args.runs)
+    print(scenario_table("error excerpts of hostile pages (median ms)", hostile))
     systems.update(flights)
     systems.update(limits)
+    systems.update(hostile)
     most = max(args.identical)
     systems["unified-search (default)"] = {
         f"provider_calls_{most}_identical": flights[
@@ -344,7 +389,7 @@ def main() -> None:
         print("\nmain-text extraction\n" + extraction_table(quality, by_shape))
         systems.update({f"extraction: {name}": row for name, row in quality.items()})
     if args.json:
-        args.json.write_text(json.dumps({"systems": systems}, indent=2), encoding="utf-8")
+        write_json(args.json, systems)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
+from typing import TypeVar
 
 import pytest
 
@@ -14,6 +16,7 @@ POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +56,40 @@ def redis_url() -> Iterator[str]:
     if not _reachable("127.0.0.1", 6379):
         pytest.skip("Redis is not listening on 127.0.0.1:6379")
     yield REDIS_URL
+
+
+class HangGuard:
+    """Wait for something that must end, and fail saying what never returned if it hangs.
+
+    A guard against a hang, never a measure of speed: ``seconds`` is far beyond
+    what anything takes on the busiest machine. Tests prove speed-related
+    behaviour by structure (a coded error, a cancelled call, calls in flight
+    together); the guard only turns a hang into a clear failure.
+    """
+
+    seconds = 60.0
+
+    async def __call__(self, awaitable: Awaitable[T], what: str) -> T:
+        guard = asyncio.timeout(self.seconds)
+        try:
+            async with guard:
+                return await awaitable
+        except TimeoutError:
+            if guard.expired():
+                raise AssertionError(self.message(what)) from None
+            raise
+
+    def message(self, what: str) -> str:
+        return f"{what} never returned (hang guard: {self.seconds:g} s)"
+
+
+@pytest.fixture
+def hang_guard() -> HangGuard:
+    """Await with ``await hang_guard(call(), "the call")``; ``.seconds`` bounds blocking waits."""
+    return HangGuard()
+
+
+@pytest.fixture(scope="session")
+def redis_url_if_up() -> str | None:
+    """The local Redis server's URL, or ``None`` when none listens: for what runs either way."""
+    return REDIS_URL if _reachable("127.0.0.1", 6379) else None

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = ROOT / "tests" / "fixtures" / "beir-tiny"
+TINY = ROOT / "tests" / "fixtures" / "scifact-tiny"
 
 
 def test_grounding_benchmark_smoke_run(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_grounding_benchmark_smoke_run(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     systems = json.loads(out.read_text())["systems"]
-    ours = systems["unified-search (default) beir-tiny"]
-    peer = systems["id-existence (LangChain/LlamaIndex) beir-tiny"]
+    ours = systems["unified-search (default) scifact-tiny"]
+    peer = systems["id-existence (LangChain/LlamaIndex) scifact-tiny"]
     assert ours["cases"] > 0 and ours["caught"] >= 0.5 and peer["caught"] == 0
     assert "BIAS, LEXICAL_WEIGHT, EMBEDDING_WEIGHT" in done.stdout

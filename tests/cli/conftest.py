@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +56,6 @@ def cli(tmp_path: Path) -> Cli:
 class DemoRuns:
     first: Run
     second: Run
-    first_seconds: float
-    second_seconds: float
     home: Path
 
     def run(self, *args: str) -> Run:
@@ -70,11 +67,9 @@ class DemoRuns:
 def demo_runs(tmp_path_factory: pytest.TempPathFactory) -> DemoRuns:
     """``unified-search demo`` run twice in one fresh data folder (embeds the samples once)."""
     home = tmp_path_factory.mktemp("demo-home")
-    started = time.perf_counter()
     first = run_cli(home, "demo")
-    middle = time.perf_counter()
     second = run_cli(home, "demo")
-    return DemoRuns(first, second, middle - started, time.perf_counter() - middle, home)
+    return DemoRuns(first, second, home)
 
 
 @pytest.fixture

@@ -42,15 +42,29 @@ def _result(request: SearchRequest, items: list[ResultItem]) -> SearchResult:
 
 
 class FakeKB:
-    """Returns the documents of the requested collections; unknown collections fail."""
+    """Returns the documents of the requested collections; unknown collections fail.
+
+    It counts the searches in flight (``most_in_flight``: the most at once) and
+    whether one was cancelled while it waited.
+    """
 
     def __init__(self, delay: float = 0.0) -> None:
         self.delay = delay
         self.calls: list[SearchRequest] = []
+        self.in_flight = self.most_in_flight = 0
+        self.cancelled = False
 
     async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.calls.append(request)
-        await asyncio.sleep(self.delay)
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay)
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        finally:
+            self.in_flight -= 1
         names = request.collections or ["energy"]
         unknown = [name for name in names if name not in KB_DOCS]
         if unknown:

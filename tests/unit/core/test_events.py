@@ -1,10 +1,10 @@
 import asyncio
 import logging
-import time
 
 import pytest
 
 from unified_search.config import SearchConfig
+from unified_search.contract import steps
 from unified_search.contract.events import EventBus, EventName, SearchEvent, TraceStatus
 from unified_search.contract.handler import SearchContext
 from unified_search.contract.steps import StepName
@@ -153,7 +153,21 @@ async def test_async_steps_are_announced_as_they_start_and_end() -> None:
     assert trace.nodes[-1] == ended
 
 
-async def test_steps_timed_in_worker_threads_are_announced_before_the_next_event() -> None:
+class StepClock:
+    """The steps' clock (``perf_counter``), moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+async def test_steps_timed_in_worker_threads_are_announced_before_the_next_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = StepClock()
+    monkeypatch.setattr(steps, "time", clock)
     events: list[SearchEvent] = []
     trace = Trace(EventBus([events.append]), request_id="r")
     item = trace.add_item(SearchType.KB, {"query": "q"})
@@ -161,7 +175,7 @@ async def test_steps_timed_in_worker_threads_are_announced_before_the_next_event
 
     def blocking() -> None:
         with trace.step(item, StepName.EMBEDDING, model="m"):
-            time.sleep(0.01)
+            clock.now += 0.025  # the embedding takes 25 ms
         with trace.step(item, StepName.VECTOR_SEARCH, collection="docs"):
             pass
 
@@ -177,7 +191,7 @@ async def test_steps_timed_in_worker_threads_are_announced_before_the_next_event
         "search_item_complete",
     ]
     embedding = events[2].node
-    assert embedding is not None and embedding.output["duration_ms"] >= 10
+    assert embedding is not None and embedding.output["duration_ms"] == pytest.approx(25)
     assert events[1].node is not None and events[1].node.id == embedding.id
     assert [n.label for n in trace.nodes if n.kind == "search_step"] == [
         "Embedding",

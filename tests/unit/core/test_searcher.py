@@ -1,6 +1,7 @@
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -15,19 +16,33 @@ from unified_search.types import ResultItem, SearchRequest, SearchResult, Search
 
 
 class FakeHandler:
-    """Answers after ``delay`` seconds with ``count`` items, or fails with ``error``."""
+    """Answers after ``delay`` seconds (never when ``None``) with ``count`` items, or fails with ``error``.
+
+    ``cancelled`` tells whether a search was cancelled while it waited.
+    """
 
     def __init__(
-        self, delay: float = 0.0, count: int = 2, error: Exception | None = None, prefix: str = ""
+        self,
+        delay: float | None = 0.0,
+        count: int = 2,
+        error: Exception | None = None,
+        prefix: str = "",
     ) -> None:
         self.delay, self.count, self.error, self.prefix = delay, count, error, prefix
         self.seen: list[tuple[SearchRequest, SearchContext]] = []
         self.closed = False
+        self.cancelled = False
 
     async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
         self.seen.append((request, ctx))
         await ctx.log("info", f"searching {request.query}")
-        await asyncio.sleep(self.delay)
+        try:
+            if self.delay is None:
+                await asyncio.Event().wait()
+            await asyncio.sleep(self.delay or 0.0)
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
         if self.error is not None:
             raise self.error
         items = [
@@ -94,32 +109,37 @@ async def test_every_source_failing_is_reported_not_raised() -> None:
 
 
 async def test_timeout_becomes_the_request_error() -> None:
-    searcher = Searcher(
-        {"options": {"timeout": 0.05}}, handlers={"kb": FakeHandler(5), "db": FakeHandler()}
-    )
+    hung = FakeHandler(None)
+    searcher = Searcher({"options": {"timeout": 0.5}}, handlers={"kb": hung, "db": FakeHandler()})
     response = await searcher.aall([{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}])
     kb, db = response.results
     assert kb is not None and kb.error is not None and kb.error.code is ErrorCode.TIMEOUT
+    assert hung.cancelled
     assert db is not None and db.ok
 
 
-async def test_race_returns_first_and_cancels_the_rest() -> None:
-    slow = FakeHandler(5)
+async def test_race_returns_first_and_cancels_the_rest(hang_guard: Any) -> None:
+    slow = FakeHandler(None)
     searcher = _searcher(kb=slow, db=FakeHandler(0.0))
-    response = await searcher.arace([{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}])
+    response = await hang_guard(
+        searcher.arace([{"query": "q", "type": "kb"}, {"query": "q", "type": "db"}]), "race()"
+    )
     assert response.results[0] is None and response.results[1] is not None
     items = [n.status for n in response.trace if n.kind == "search_item"]
     assert items == [TraceStatus.CANCELLED, TraceStatus.COMPLETED]
-    assert response.duration_ms < 2000
+    assert slow.cancelled
 
 
-async def test_any_waits_for_a_result_with_items() -> None:
-    searcher = _searcher(kb=FakeHandler(0.0, count=0), db=FakeHandler(0.02), web=FakeHandler(5))
-    response = await searcher.aany([{"query": "q", "type": t} for t in ("kb", "db", "web")])
+async def test_any_waits_for_a_result_with_items(hang_guard: Any) -> None:
+    hung = FakeHandler(None)
+    searcher = _searcher(kb=FakeHandler(0.0, count=0), db=FakeHandler(0.02), web=hung)
+    response = await hang_guard(
+        searcher.aany([{"query": "q", "type": t} for t in ("kb", "db", "web")]), "any()"
+    )
     kb, db, web = response.results
     assert kb is not None and kb.items == []
     assert db is not None and len(db.items) == 2
-    assert web is None
+    assert web is None and hung.cancelled
 
 
 async def test_citation_ids_continue_within_a_request_context() -> None:

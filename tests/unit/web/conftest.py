@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -34,6 +35,7 @@ HOSTS = {
     "searxng": "searx.test",
 }
 
+T = TypeVar("T")
 Reply = httpx.Response | Callable[[httpx.Request], httpx.Response] | Exception
 
 
@@ -97,6 +99,57 @@ class Sleeps:
         return self.now
 
 
+class HeldSleep(Sleeps):
+    """An injected sleep that holds each wait until ``release`` is set, then moves its clock.
+
+    A search that returns while the sleep is still held did not wait for it;
+    ``cancelled`` counts the waits cut short.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancelled = 0
+        self.release = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        self.now += seconds
+
+
+class LoopClock:
+    """The running event loop's clock, made virtual: it moves only while ``run`` drives it.
+
+    Timers (``asyncio.sleep``, aiolimiter's waits, timeouts) then fire in an order
+    set by the code under test, never by how fast the machine is. Everything the
+    test awaits with timers in it must go through ``run``: nothing else moves the clock.
+    """
+
+    STEP = 0.01
+
+    def __init__(self, start: float) -> None:
+        self.now = start
+
+    def time(self) -> float:
+        return self.now
+
+    async def run(self, awaitable: Awaitable[T], limit: float = 60.0) -> T:
+        """Await ``awaitable``, moving the clock ``STEP`` seconds each turn of the loop."""
+        task = asyncio.ensure_future(awaitable)
+        end = self.now + limit
+        while not task.done():
+            if self.now >= end:
+                task.cancel()
+                raise AssertionError(f"never returned within {limit:g} s on the loop's clock")
+            self.now += self.STEP
+            await asyncio.sleep(0)
+        return task.result()
+
+
 def web_config(providers: Iterable[str] = (), **web: Any) -> SearchConfig:
     section: dict[str, Any] = {"providers": list(providers), "searxng": {"base_url": SEARXNG_URL}}
     section.update(web)
@@ -125,6 +178,15 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 @pytest.fixture
+async def loop_clock(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LoopClock]:
+    """The test's event loop on a virtual clock (see ``LoopClock``)."""
+    loop = asyncio.get_running_loop()
+    clock = LoopClock(loop.time())
+    monkeypatch.setattr(loop, "time", clock.time)
+    yield clock
+
+
+@pytest.fixture
 def make_handler(api: FakeAPI, sleeps: Sleeps) -> Callable[..., WebHandler]:
     def build(config: SearchConfig, **kwargs: Any) -> WebHandler:
         kwargs.setdefault("cache", None)
@@ -147,6 +209,7 @@ def kit() -> Any:
         context=context,
         FakeAPI=FakeAPI,
         Sleeps=Sleeps,
+        HeldSleep=HeldSleep,
         SEARXNG_URL=SEARXNG_URL,
         HOSTS=HOSTS,
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import httpx
@@ -57,18 +56,23 @@ async def test_a_wait_within_the_deadline_is_exactly_the_one_asked(
 
 
 @pytest.mark.usefixtures("keys")
-async def test_a_provider_in_backoff_never_holds_the_others(kit: Any, api: Any) -> None:
+async def test_a_provider_in_backoff_never_holds_the_others(
+    kit: Any, api: Any, hang_guard: Any
+) -> None:
     """Exa keeps asking for 5 s; the two healthy answers return at once and Exa is reported."""
     api.on(EXA, limited("5"))
     api.on(TAVILY, kit.replay("tavily_search_success"))
     api.on(BRAVE, kit.replay("brave_search_success"))
     config = kit.web_config(["tavily", "brave", "exa"])
-    handler = WebHandler(config, transport=api.transport, cache=None)  # real sleeps
-    started = time.perf_counter()
-    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
-    elapsed = time.perf_counter() - started
+    backoff = kit.HeldSleep()  # never released: a search waiting for it would never return
+    handler = WebHandler(
+        config, transport=api.transport, cache=None, sleep=backoff, clock=backoff.clock
+    )
+    result = await hang_guard(
+        handler.asearch(SearchRequest(query="q"), kit.context(config)), "the search"
+    )
     await handler.aclose()
-    assert elapsed < 2.5
+    assert backoff.waits == [5] and backoff.cancelled == 1  # Exa's wait began and was cut short
     assert {i.metadata["provider"] for i in result.items} == {"tavily", "brave"}
     (failure,) = result.failures
     assert failure.provider == "exa" and failure.code is ErrorCode.RATE_LIMITED
@@ -76,25 +80,41 @@ async def test_a_provider_in_backoff_never_holds_the_others(kit: Any, api: Any) 
 
 
 @pytest.mark.usefixtures("keys")
-async def test_at_the_deadline_the_results_in_hand_return(kit: Any, api: Any) -> None:
+async def test_at_the_deadline_the_results_in_hand_return(
+    kit: Any, api: Any, sleeps: Any, hang_guard: Any
+) -> None:
+    """Exa never answers; once the clock reaches the deadline, Tavily's results return."""
+    exa_asked, exa_cancelled = asyncio.Event(), asyncio.Event()
+
     async def stuck(request: httpx.Request) -> httpx.Response:
-        await asyncio.sleep(30)
-        return kit.replay("exa_search_success")
+        exa_asked.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            exa_cancelled.set()
+        raise AssertionError("a hung provider never answers")
+
+    async def answered_at_the_deadline(request: httpx.Request) -> httpx.Response:
+        await exa_asked.wait()
+        sleeps.now += 10  # the web deadline passes while Exa still works
+        return kit.replay("tavily_search_success")
 
     api.on(EXA, stuck)
-    api.on(TAVILY, kit.replay("tavily_search_success"))
+    api.on(TAVILY, answered_at_the_deadline)
 
     async def serve(request: httpx.Request) -> httpx.Response:
         reply = api(request)
         return await reply if asyncio.iscoroutine(reply) else reply
 
-    config = kit.web_config(["tavily", "exa"], deadline=0.5)
-    handler = WebHandler(config, transport=httpx.MockTransport(serve), cache=None)
-    started = time.perf_counter()
-    result = await handler.asearch(SearchRequest(query="q"), kit.context(config))
-    elapsed = time.perf_counter() - started
+    config = kit.web_config(["tavily", "exa"], deadline=10.0)
+    handler = WebHandler(
+        config, transport=httpx.MockTransport(serve), cache=None, clock=sleeps.clock
+    )
+    result = await hang_guard(
+        handler.asearch(SearchRequest(query="q"), kit.context(config)), "the search"
+    )
     await handler.aclose()
-    assert 0.4 < elapsed < 3
+    assert exa_cancelled.is_set()  # the hung call was cancelled, not left running
     assert len(result.items) == 4
     (failure,) = result.failures
     assert failure.provider == "exa" and failure.code is ErrorCode.TIMEOUT
@@ -111,13 +131,22 @@ async def test_the_web_deadline_stays_under_the_search_timeout(kit: Any) -> None
 
 
 @pytest.mark.usefixtures("keys")
-async def test_requests_per_second_spaces_the_calls_to_one_provider(kit: Any, api: Any) -> None:
-    api.on(TAVILY, kit.replay("tavily_search_success"))
+async def test_requests_per_second_spaces_the_calls_to_one_provider(
+    kit: Any, api: Any, loop_clock: Any
+) -> None:
+    """Two a second: a burst of two, the third half a second on the limiter's clock."""
+    sent: list[float] = []
+
+    def stamp(request: httpx.Request) -> httpx.Response:
+        sent.append(loop_clock.time())
+        return kit.replay("tavily_search_success")
+
+    api.on(TAVILY, stamp)
     config = kit.web_config(["tavily"], tavily={"requests_per_second": 2})
     handler = WebHandler(config, transport=api.transport, cache=None)
     ctx = kit.context(config)
-    started = time.perf_counter()
-    await asyncio.gather(*(handler.asearch(SearchRequest(query=f"q{n}"), ctx) for n in range(3)))
-    elapsed = time.perf_counter() - started
-    await handler.aclose()
-    assert len(api.requests) == 3 and elapsed >= 0.4  # a burst of two, the third half a second on
+    searches = (handler.asearch(SearchRequest(query=f"q{n}"), ctx) for n in range(3))
+    await loop_clock.run(asyncio.gather(*searches))
+    await loop_clock.run(handler.aclose())
+    first, second, third = sent
+    assert second - first < 0.5 <= third - first

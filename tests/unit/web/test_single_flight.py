@@ -15,9 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
+from unified_search.config.web import CacheConfig
 from unified_search.contract.handler import SearchContext
 from unified_search.types import SearchRequest
 from unified_search.web.cache import MemoryCache, RedisCache
+from unified_search.web.flight import LEASE_TIMEOUTS
 from unified_search.web.handler import WebHandler
 
 TAVILY = "api.tavily.com"
@@ -95,7 +97,9 @@ async def test_a_failed_call_is_shared_with_its_waiters_but_never_cached(kit: An
 
 
 @pytest.mark.usefixtures("keys")
-async def test_a_search_sharing_a_call_in_backoff_is_not_held_by_it(kit: Any) -> None:
+async def test_a_search_sharing_a_call_in_backoff_is_not_held_by_it(
+    kit: Any, hang_guard: Any
+) -> None:
     """Exa alone waits out its 429; the search that shares Exa's call returns Tavily's at once."""
     exa_calls = 0
 
@@ -108,25 +112,30 @@ async def test_a_search_sharing_a_call_in_backoff_is_not_held_by_it(kit: Any) ->
             return httpx.Response(429, json={"error": "slow"}, headers={"Retry-After": "1.5"})
         return kit.replay("exa_search_success")
 
+    backoff = kit.HeldSleep()  # Exa's wait lasts until the test lets it end
     handler = WebHandler(
         kit.web_config(["exa"]),
         transport=httpx.MockTransport(serve),
         cache=MemoryCache(ttl=60, max_entries=50),
+        sleep=backoff,
+        clock=backoff.clock,
     )
-    started = time.perf_counter()
 
-    async def search(providers: list[str]) -> tuple[float, Any]:
+    async def search(providers: list[str]) -> Any:
         config = kit.web_config(providers)
-        result = await handler.asearch(SearchRequest(query="same question"), context(config))
-        return time.perf_counter() - started, result
+        return await handler.asearch(SearchRequest(query="same question"), context(config))
 
-    (alone_s, alone), (both_s, both) = await asyncio.gather(
-        search(["exa"]), search(["tavily", "exa"])
-    )
+    # Started together, in this order: the first makes Exa's call, the second shares it.
+    waiting = asyncio.ensure_future(search(["exa"]))
+    sharing = asyncio.ensure_future(search(["tavily", "exa"]))
+    both = await hang_guard(sharing, "the search sharing Exa's call")
+    assert backoff.waits == [1.5] and not waiting.done()  # Exa still waits to retry
+    backoff.release.set()
+    alone = await hang_guard(waiting, "the search waiting for Exa")
     await handler.aclose()
     assert exa_calls == 2  # one 429, one retry after 1.5 s, shared
-    assert alone_s >= 1.5 and len(alone.items) == 4 and alone.failures == []
-    assert both_s < 1.0 and len(both.items) == 4
+    assert len(alone.items) == 4 and alone.failures == []
+    assert len(both.items) == 4
     (failure,) = both.failures
     assert failure.provider == "exa" and failure.retry_after == pytest.approx(1.5)
 
@@ -170,56 +179,68 @@ async def _drop(redis_url: str, prefix: str) -> None:
     await raw.aclose()
 
 
-@pytest.fixture
-async def hung_redis() -> AsyncIterator[str]:
+class HungRedis:
     """A TCP server that accepts connections and never answers: a hung Redis."""
-    held: list[asyncio.StreamWriter] = []
 
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        held.append(writer)
+    def __init__(self) -> None:
+        self.held: list[asyncio.StreamWriter] = []
+        self.url = ""
 
-    server = await asyncio.start_server(accept, "127.0.0.1", 0)
-    yield f"redis://127.0.0.1:{server.sockets[0].getsockname()[1]}/0"
-    for writer in held:
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.held.append(writer)
+
+
+@pytest.fixture
+async def hung_redis() -> AsyncIterator[HungRedis]:
+    hung = HungRedis()
+    server = await asyncio.start_server(hung.accept, "127.0.0.1", 0)
+    hung.url = f"redis://127.0.0.1:{server.sockets[0].getsockname()[1]}/0"
+    yield hung
+    for writer in hung.held:
         writer.close()
     server.close()
     await server.wait_closed()
 
 
 @pytest.mark.usefixtures("keys")
-async def test_a_hung_redis_is_skipped_and_the_provider_answers(kit: Any, hung_redis: str) -> None:
+async def test_a_hung_redis_is_skipped_and_the_provider_answers(
+    kit: Any, hung_redis: HungRedis, hang_guard: Any
+) -> None:
     """Not TIMEOUT: the cache is logged as skipped, then left alone while it stays down."""
     server = SlowTavily(kit, delay=0.0)
     config = kit.web_config(
-        ["tavily"], cache={"backend": "redis", "url": hung_redis, "timeout": 0.3}
+        ["tavily"], cache={"backend": "redis", "url": hung_redis.url, "timeout": 0.3}
     )
     handler = WebHandler(
         config,
         transport=httpx.MockTransport(server),
-        cache=RedisCache(hung_redis, ttl=60, max_entries=50, timeout=0.3),
+        cache=RedisCache(hung_redis.url, ttl=60, max_entries=50, timeout=0.3),
     )
     lines: list[str] = []
-    started = time.perf_counter()
-    result = await handler.asearch(SearchRequest(query="q"), context(config, lines))
-    first = time.perf_counter() - started
-    started = time.perf_counter()
-    again = await handler.asearch(SearchRequest(query="other"), context(config, lines))
-    second = time.perf_counter() - started
+    result = await hang_guard(
+        handler.asearch(SearchRequest(query="q"), context(config, lines)), "the first search"
+    )
+    connections = len(hung_redis.held)
+    again = await hang_guard(
+        handler.asearch(SearchRequest(query="other"), context(config, lines)), "the second search"
+    )
     await handler.aclose()
     assert result.ok and len(result.items) == 4 and result.failures == []
     assert len(again.items) == 4
-    assert any("web cache skipped" in line and line.startswith("warn") for line in lines)
-    assert first < 2.0 and second < 0.2  # one timeout, then the cache is paused
+    # One timeout, then the cache is paused: the second search never asks it.
+    (skipped,) = [line for line in lines if "web cache skipped" in line]
+    assert skipped.startswith("warn") and "timed out" in skipped
+    assert connections >= 1 and len(hung_redis.held) == connections
 
 
 @pytest.mark.usefixtures("keys")
-async def test_redis_cache_has_socket_timeouts(hung_redis: str) -> None:
-    cache = RedisCache(hung_redis, ttl=60, max_entries=50, timeout=0.2)
-    started = time.perf_counter()
-    with pytest.raises(Exception):  # noqa: B017 - redis raises its own timeout types
-        await cache.get("k")
+async def test_redis_cache_has_socket_timeouts(hung_redis: HungRedis, hang_guard: Any) -> None:
+    from redis.exceptions import TimeoutError as RedisTimeout
+
+    cache = RedisCache(hung_redis.url, ttl=60, max_entries=50, timeout=0.2)
+    with pytest.raises(RedisTimeout):  # redis's own socket timeout, not the guard below
+        await hang_guard(cache.get("k"), "a read from a Redis that never answers")
     await cache.aclose()
-    assert time.perf_counter() - started < 2.0
 
 
 @pytest.mark.usefixtures("keys")
@@ -245,14 +266,19 @@ WORKER = Path(__file__).with_name("flight_worker.py")
 class Fleet:
     """Worker processes (``flight_worker.py``) on one Redis cache, started on a signal."""
 
-    def __init__(self, redis_url: str, prefix: str) -> None:
+    def __init__(self, redis_url: str, prefix: str, guard: Any) -> None:
+        import redis
+
         self.redis_url = redis_url
         self.prefix = prefix
+        self.guard = guard
+        self.redis = redis.Redis.from_url(redis_url)
         self.workers: list[subprocess.Popen[str]] = []
 
-    def add(self, searches: int, mode: str) -> subprocess.Popen[str]:
+    def add(self, searches: int, mode: str, lock_ttl: float = 10.0) -> subprocess.Popen[str]:
+        command = [sys.executable, str(WORKER), self.redis_url, self.prefix, str(searches)]
         worker = subprocess.Popen(
-            [sys.executable, str(WORKER), self.redis_url, self.prefix, str(searches), mode],
+            [*command, mode, str(lock_ttl)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -268,17 +294,31 @@ class Fleet:
         worker.stdin.write("go\n")
         worker.stdin.flush()
 
-    @staticmethod
-    def result(worker: subprocess.Popen[str]) -> dict[str, Any]:
-        out, err = worker.communicate(timeout=60)
+    def result(self, worker: subprocess.Popen[str]) -> dict[str, Any]:
+        try:
+            out, err = worker.communicate(timeout=self.guard.seconds)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(self.guard.message("a worker process")) from None
         assert worker.returncode == 0, err
         return dict(json.loads(out.strip().splitlines()[-1]))
 
+    def locks(self) -> list[bytes]:
+        """The keys of the cross-process locks held now."""
+        return list(self.redis.scan_iter(match=self.prefix + "__lock__:*"))
+
+    def holds_lock_or_ended(self, worker: subprocess.Popen[str]) -> None:
+        """Wait until a lock is held (``worker`` is calling), or ``worker`` has finished."""
+        for _ in range(int(self.guard.seconds * 100)):
+            if self.locks() or worker.poll() is not None:
+                return
+            time.sleep(0.01)
+        raise AssertionError(self.guard.message("waiting for the first process's lock"))
+
 
 @pytest.fixture
-def fleet(redis_url: str) -> Iterator[Fleet]:
+def fleet(redis_url: str, hang_guard: Any) -> Iterator[Fleet]:
     prefix = f"test:fleet:{uuid.uuid4().hex}:"
-    made = Fleet(redis_url, prefix)
+    made = Fleet(redis_url, prefix, hang_guard)
     yield made
     for worker in made.workers:
         if worker.poll() is None:
@@ -287,6 +327,7 @@ def fleet(redis_url: str) -> Iterator[Fleet]:
         for pipe in (worker.stdin, worker.stdout, worker.stderr):
             if pipe is not None:
                 pipe.close()
+    made.redis.close()
     asyncio.run(_drop(redis_url, prefix))
 
 
@@ -309,7 +350,7 @@ def test_a_failed_call_in_one_process_is_not_cached_and_the_other_calls_itself(
 ) -> None:
     failing, waiting = fleet.add(5, "fail"), fleet.add(5, "ok")
     fleet.go(failing)
-    time.sleep(0.2)  # the failing process holds the lock first
+    fleet.holds_lock_or_ended(failing)  # the failing process holds the lock first
     fleet.go(waiting)
     failed, answered = fleet.result(failing), fleet.result(waiting)
     assert failed == {"calls": 1, "items": [-1] * 5}
@@ -321,15 +362,20 @@ def test_a_failed_call_in_one_process_is_not_cached_and_the_other_calls_itself(
 
 @pytest.mark.redis
 def test_a_process_dying_mid_call_frees_the_lock_within_its_lease(fleet: Fleet) -> None:
-    """The lock lives three cache timeouts (3 s), renewed only by a living holder."""
-    crashing, waiting = fleet.add(3, "crash"), fleet.add(3, "ok")
+    """The lock lives three cache timeouts (3 s), renewed only by a living holder.
+
+    The waiting process would wait for the dead one's answer up to ``lock_ttl``, set
+    far beyond the hang guard: it answers only because the lease ran out.
+    """
+    crashing = fleet.add(3, "crash", lock_ttl=600)
+    waiting = fleet.add(3, "ok", lock_ttl=600)
     fleet.go(crashing)
-    time.sleep(0.3)
-    started = time.monotonic()
+    try:
+        crashing.wait(timeout=fleet.guard.seconds)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(fleet.guard.message("the crashing process")) from None
+    assert crashing.returncode == 3  # it died in the provider call, holding the lock
+    lease_ms = LEASE_TIMEOUTS * CacheConfig().timeout * 1000
+    assert all(fleet.redis.pttl(lock) <= lease_ms for lock in fleet.locks())  # not lock_ttl
     fleet.go(waiting)
-    answered = fleet.result(waiting)
-    elapsed = time.monotonic() - started
-    crashing.wait(timeout=10)
-    assert crashing.returncode == 3
-    assert answered == {"calls": 1, "items": [4] * 3}
-    assert elapsed < 8  # the lease, not web.cache.lock_ttl (10 s)
+    assert fleet.result(waiting) == {"calls": 1, "items": [4] * 3}
