@@ -97,3 +97,24 @@ def test_a_results_file_of_another_shape_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps({"rows": [1, 2]}))
     with pytest.raises(ValueError, match="shape"):
         figures.load("bad", tmp_path)
+
+
+def _tables_outside_blocks(text: str) -> list[str]:
+    """Table header lines of ``text`` that no figure block writes."""
+    outside = figures.TABLE.sub("", text)
+    lines = outside.splitlines()
+    return [
+        line
+        for line, below in zip(lines, lines[1:], strict=False)
+        if line.startswith("|") and below.startswith("|---")
+    ]
+
+
+def test_every_table_of_the_benchmarks_page_is_written_from_results() -> None:
+    page = ROOT / "docs" / "benchmarks.md"
+    assert _tables_outside_blocks(page.read_text(encoding="utf-8")) == []
+
+
+def test_a_table_typed_by_hand_is_found() -> None:
+    text = "<!-- figures {} -->\n| a |\n|---|\n<!-- /figures -->\n\n| system | ms |\n|---|---|\n"
+    assert _tables_outside_blocks(text) == ["| system | ms |"]

@@ -13,8 +13,11 @@ to a page, or two chunks of one indexed page, are not mirrors of each other.
 
 from __future__ import annotations
 
+import functools
+import math
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 
 from unified_search.engine.identifiers import document_identity
 from unified_search.types import ResultItem, SearchType
@@ -27,6 +30,7 @@ MIN_WORDS = 40
 #: Characters of each text compared: enough to tell pages apart, a bound on the work.
 COMPARED_CHARS = 4000
 _WORD = re.compile(r"\w+")
+Triples = frozenset[tuple[str, ...]]
 
 
 def merge_mirrors(items: Sequence[ResultItem]) -> list[ResultItem]:
@@ -66,37 +70,62 @@ def _groups(items: Sequence[ResultItem]) -> list[list[int]]:
         if item.url and item.type is SearchType.WEB:
             identity = document_identity(item.url)
             join(position, first.setdefault(identity, position))
-    texts = {i: _triples(item.content) for i, item in enumerate(items) if _comparable(item)}
-    ordered = sorted(texts)
-    for n, a in enumerate(ordered):
-        for b in ordered[n + 1 :]:
-            if root(a) != root(b) and _jaccard(texts[a], texts[b]) >= SAME_TEXT:
-                join(a, b)
+    texts = {
+        i: text
+        for i, item in enumerate(items)
+        if item.type is SearchType.WEB and (text := _triples(item.content))
+    }
+    for a, b in _same_texts(texts):
+        join(a, b)
     groups: dict[int, list[int]] = {}
     for position in range(len(items)):
         groups.setdefault(root(position), []).append(position)
     return list(groups.values())
 
 
-def _comparable(item: ResultItem) -> bool:
-    return (
-        item.type is SearchType.WEB
-        and len(_WORD.findall(item.content[:COMPARED_CHARS])) >= MIN_WORDS
-    )
+def _same_texts(texts: Mapping[int, Triples]) -> Iterator[tuple[int, int]]:
+    """Pairs of texts that share at least ``SAME_TEXT`` of their word triples.
+
+    Equal texts pair at once. Two others are compared only when they share one of the rarest
+    triples each must share to reach the threshold (prefix filtering: a text of ``n``
+    triples keeps its ``n - ceil(SAME_TEXT * n) + 1`` rarest), so pages with different text
+    cost no comparison and the work stays near-linear in the number of results.
+    """
+    distinct: dict[Triples, int] = {}
+    for position, text in texts.items():
+        if text in distinct:
+            yield distinct[text], position
+        else:
+            distinct[text] = position
+    frequency = Counter(triple for text in distinct for triple in text)
+    indexed: dict[tuple[str, ...], list[Triples]] = {}
+    for text, position in distinct.items():
+        rarest = sorted(text, key=lambda triple: (frequency[triple], triple))
+        prefix = rarest[: len(rarest) - math.ceil(SAME_TEXT * len(rarest)) + 1]
+        candidates = {other for triple in prefix for other in indexed.get(triple, ())}
+        for other in sorted(candidates, key=distinct.__getitem__):
+            if _jaccard(other, text) >= SAME_TEXT:
+                yield distinct[other], position
+        for triple in prefix:
+            indexed.setdefault(triple, []).append(text)
 
 
-def _triples(text: str) -> frozenset[tuple[str, ...]]:
+@functools.lru_cache(maxsize=4096)
+def _triples(text: str) -> Triples:
+    """The word triples of ``text``; none when it is too short to tell pages apart."""
     words = _WORD.findall(text[:COMPARED_CHARS].lower())
+    if len(words) < MIN_WORDS:
+        return frozenset()
     return frozenset(zip(words, words[1:], words[2:], strict=False))
 
 
-def _jaccard(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
+def _jaccard(a: Triples, b: Triples) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
 def _merged(members: list[ResultItem]) -> ResultItem:
     """The best member (highest weight, then score; the first on a tie), listing the others."""
-    best = max(members, key=lambda item: (item.weight, item.score, -members.index(item)))
+    _, best = max(enumerate(members), key=lambda pair: (pair[1].weight, pair[1].score, -pair[0]))
     urls = [m.url for m in members if m.url]
     shown = best.url
     for url in urls:

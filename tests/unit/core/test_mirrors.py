@@ -190,3 +190,42 @@ def test_mirror_benchmark_smoke_run(tmp_path: Path) -> None:
 )
 def test_identities_of_other_shapes(url: str, identity: str) -> None:
     assert document_identity(url) == identity
+
+
+def _pairwise_groups(items: list[ResultItem]) -> set[frozenset[str]]:
+    """The groups every pair compared by brute force would make (the definition itself)."""
+    from unified_search.engine.mirrors import SAME_TEXT, _jaccard, _triples
+
+    texts = {i: t for i, item in enumerate(items) if (t := _triples(item.content))}
+    group = {i: {i} for i in range(len(items))}
+    for a in texts:
+        for b in texts:
+            if a < b and _jaccard(texts[a], texts[b]) >= SAME_TEXT and group[a] is not group[b]:
+                joined = group[a] | group[b]
+                for member in joined:
+                    group[member] = joined
+    return {frozenset(str(items[i].url) for i in g) for g in map(frozenset, group.values())}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_text_merging_finds_exactly_the_pairs_a_full_comparison_finds(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{n}" for n in range(60)]
+    bases = [[rng.choice(vocabulary) for _ in range(rng.randint(45, 90))] for _ in range(8)]
+    items = []
+    for n in range(60):
+        words = list(rng.choice(bases))
+        for _ in range(rng.choice([0, 0, 1, 2, 4, 12])):  # a few edits, or many
+            words[rng.randrange(len(words))] = rng.choice(vocabulary)
+        items.append(web(f"https://site{n}.example/a", content=" ".join(words)))
+    found = {frozenset([str(i.url), *i.metadata.get("mirrors", [])]) for i in merge_mirrors(items)}
+    assert found == _pairwise_groups(items)
+
+
+def test_many_copies_of_one_text_become_one_reference() -> None:
+    text = "the same syndicated story about batteries and their care " * 8
+    items = [web(f"https://paper{n}.example/story", content=text) for n in range(3000)]
+    (kept,) = merge_mirrors(items)
+    assert len(kept.metadata["mirrors"]) == 2999
