@@ -162,7 +162,11 @@ async def identical_searches(count: int, redis_url: str | None) -> dict[str, dic
     rows: dict[str, dict[str, Any]] = {}
 
     server = CountingTavily()
-    handler = WebHandler(config(["tavily"]), transport=httpx.MockTransport(server))
+    handler = WebHandler(  # a cache of its own: each scenario starts cold
+        config(["tavily"]),
+        transport=httpx.MockTransport(server),
+        cache=MemoryCache(ttl=3600, max_entries=1000),
+    )
     ctx = SearchContext(config=config(["tavily"]), request_id="bench")
     await asyncio.gather(*(handler.asearch(request, ctx) for _ in range(count)))
     await handler.aclose()

@@ -37,6 +37,9 @@ HANG = 600.0
 #: Scripts running at once.
 AT_ONCE = 3
 FANOUT_PROFILES = ("50/100/200 ms", "100/150/200 ms")
+#: The web benchmark's scenarios of identical concurrent searches: two, so that the second
+#: shows whether each starts cold.
+IDENTICAL = (3, 4)
 EXTRACTION_PEERS = {
     "jusText (boilerplate removal)": ("justext",),
     "readability-lxml": ("readability",),
@@ -127,17 +130,25 @@ SMOKES = [
     ),
     Smoke(
         "web.py",
-        ("--runs", "1", "--identical", "3", "--retry-after", "0.1", "--pages", "{pages}"),
+        ("--runs", "1", "--identical", "3", "4", "--retry-after", "0.1", "--pages", "{pages}"),
         {
             "sequential calls (3 providers, one by one)": (),
-            "aiocache @cached (plain cached client) [3 searches]": ("aiocache",),
-            "aiocache @cached_stampede (its lock) [3 searches]": ("aiocache",),
-            "plain client, no cache [3 searches]": (),
+            **{
+                f"{peer} [{count} searches]": modules
+                for count in IDENTICAL
+                for peer, modules in (
+                    ("aiocache @cached (plain cached client)", ("aiocache",)),
+                    ("aiocache @cached_stampede (its lock)", ("aiocache",)),
+                    ("plain client, no cache", ()),
+                )
+            },
             "plain gather, retries honouring Retry-After": (),
             "extraction: visible text (the reader before)": (),
             **{f"extraction: {name}": modules for name, modules in EXTRACTION_PEERS.items()},
         },
-        frozenset({"unified-search (two processes, Redis cache) [3 searches]"}),
+        frozenset(
+            f"unified-search (two processes, Redis cache) [{count} searches]" for count in IDENTICAL
+        ),
     ),
     Smoke(
         "extraction.py",
@@ -271,3 +282,19 @@ def test_the_benchmark_runs_on_a_tiny_input_and_writes_its_figures(
     assert others == set(smoke.others)
     for name, modules in smoke.others.items():
         assert (name in systems) == installed(modules), (name, absent.get(name))
+
+
+def test_every_scenario_of_identical_searches_starts_cold(runs: Runs) -> None:
+    """Each scenario's identical searches reach the provider once: never 0 (a cache left warm
+    by the scenario before) and never more (no single flight)."""
+    smoke = next(smoke for smoke in SMOKES if smoke.script == "web.py")
+    status, errors, written = runs.result(smoke)
+    assert status == 0, errors[-3000:]
+    systems = json.loads(written.read_text(encoding="utf-8"))["systems"]
+    calls = {
+        count: systems[f"unified-search (single flight, memory cache) [{count} searches]"]
+        for count in IDENTICAL
+    }
+    assert {count: row["provider_calls"] for count, row in calls.items()} == dict.fromkeys(
+        IDENTICAL, 1
+    )
