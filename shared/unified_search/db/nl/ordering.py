@@ -77,7 +77,8 @@ _DIRECTION = (
     r"in (?:an?\s+)?(?:asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse|alphabetical) order"
 )
 _SORT_BY = re.compile(
-    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank))"
+    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank)"
+    r"(?:\s+(?:all\s+)?(?:the\s+)?[a-z_]+(?:\s+[a-z_]+)?(?=\s+by\b))?)"  # "sort all the shops by"
     r"\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
     rf"(?:\s*,?\s+(?:from\s+)?(?P<dir>{_DIRECTION}))?"
     r"(?=$|[^a-z_ ]|\s(?:and|with|for|in|from|of)\b)"
