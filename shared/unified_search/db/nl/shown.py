@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from unified_search.db.nl.names import is_person_model
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural, name_words, stems
@@ -38,6 +39,7 @@ _OWNED = re.compile(r"\s*of\s+(?:its|their|his|her|the)\s+")
 _ALSO = re.compile(
     r"\s*,?\s*(?:and|as well as|along with|together with)\s+(?:(?:the|what|which|their|its)\s+)?"
 )
+_PEOPLE_OF = re.compile(r"\s+of\s+(?:all\s+)?(?:the\s+)?(?P<who>people|persons|person)\b")
 _DISTINCT = re.compile(r"\b(?:distinct|different|unique)\b")
 
 
@@ -150,6 +152,10 @@ def place_shown(p: PlanState) -> None:
 
     Only when the question names a model: "which brands do we sell?" lists distinct values.
     """
+    for mention in p.reading.shown[-1:]:  # "the names of the people who …": people's names
+        people = _PEOPLE_OF.match(p.reading.text, mention.end)
+        if people and not is_person_model(p.draft.schema):
+            p.unknown.append(people["who"])
     named = any(m.of("model") for m in p.mentions if m not in p.reading.shown)
     if not (named or p.reading.asked):
         return
