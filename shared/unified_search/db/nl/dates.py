@@ -286,22 +286,24 @@ def _day(today: dt.date, days: int) -> tuple[dt.date, dt.date]:
     return day, day
 
 
-_CALENDAR_PERIODS: dict[str, Callable[[dt.date], tuple[dt.date, dt.date]]] = {
-    "today": lambda t: _day(t, 0),
-    "yesterday": lambda t: _day(t, -1),
-    "tomorrow": lambda t: _day(t, 1),
-    "this week": lambda t: _week(t, 0),
-    "last week": lambda t: _week(t, -1),
-    "next week": lambda t: _week(t, 1),
-    "this weekend": lambda t: _weekend(t, 0),
-    "last weekend": lambda t: _weekend(t, -1),
-    "next weekend": lambda t: _weekend(t, 1),
-    "this month": lambda t: _month(t, 0),
-    "last month": lambda t: _month(t, -1),
-    "next month": lambda t: _month(t, 1),
-    "this year": lambda t: _year(t, 0),
-    "last year": lambda t: _year(t, -1),
-    "next year": lambda t: _year(t, 1),
+Period = Callable[[dt.date], tuple[dt.date, dt.date]]
+
+
+def _shifted(period: Callable[[dt.date, int], tuple[dt.date, dt.date]], step: int) -> Period:
+    return lambda today: period(today, step)
+
+
+_STEPS = {"this": 0, "last": -1, "next": 1}
+_UNITS = {"week": _week, "weekend": _weekend, "month": _month, "year": _year}
+_CALENDAR_PERIODS: dict[str, Period] = {
+    "today": _shifted(_day, 0),
+    "yesterday": _shifted(_day, -1),
+    "tomorrow": _shifted(_day, 1),
+    **{
+        f"{word} {unit}": _shifted(period, step)
+        for unit, period in _UNITS.items()
+        for word, step in _STEPS.items()
+    },
 }
 _ZH_KEYS = {
     "上周": "last week",

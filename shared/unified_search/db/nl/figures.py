@@ -168,7 +168,7 @@ def _implied(p: PlanState) -> None:
     numeric = [
         c
         for m in before
-        if not m.of("model")
+        if not m.of("model") and min(explicit) - m.end <= NEAR  # "units ordered per category"
         for c in m.of("column")
         if p.column(c).kind in _NUMERIC and p.value_column(c) and c.model == p.subject
     ]

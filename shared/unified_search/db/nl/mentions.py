@@ -133,9 +133,18 @@ def _value(p: PlanState, mention: Mention, meaning: Meaning) -> None:
     values = [meaning.value, *(m.value for _, m in alternatives)]
     negated = p.negated(mention)
     branch_negation = negated and placed[1] is not None
-    op = _membership(len(values) > 1, negated and not branch_negation)
-    value: Any = values if len(values) > 1 else values[0]
-    p.where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
+    both = placed[1] is not None and any(
+        _joined_by_and(p.reading.text, mention, other) for other, _ in alternatives
+    )
+    if both and negated:
+        p.unknown.append("and")  # "not by A and B": neither, or not both?
+    elif both:  # "cartoons directed by A and B": a related row for each
+        for each in values:
+            p.where(placed, Where(field=placed[0], op=Op.EQ, value=each))
+    else:
+        op = _membership(len(values) > 1, negated and not branch_negation)
+        value: Any = values if len(values) > 1 else values[0]
+        p.where(placed, Where(field=placed[0], op=op, value=value), branch_negation)
     for other, _ in alternatives:
         p.reading.take(mention.end, other.start)  # the "or" between them
         p.understood(other.start, other.end)
@@ -229,24 +238,45 @@ def _empty(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
     cue_word = p.reading.text[cue[0] : cue[1]] if cue else ""
     dated = [m for m in nullable if p.column(m).kind in ("date", "datetime")]
     participle = mention.text.endswith("ed") and bool(dated)
-    if not nullable or not (cue_word in _EMPTY_CUES or participle):
+    if not nullable or not (cue_word in _EMPTY_CUES or participle) or _valued(p, mention):
         return False
     chosen = nullable[0] if cue_word in _EMPTY_CUES else dated[0]
     placed = p.draft.field(chosen.model, chosen.column or "")
     if placed is None:
         return False
     op = Op.IS_NULL if cue_word in _EMPTY_CUES else Op.IS_NOT_NULL
-    p.where(placed, Where(field=placed[0], op=op))
+    if op is Op.IS_NULL and placed[1] is not None:
+        # "employees who never won an award": no related row has one (not a related row without)
+        p.where(placed, Where(field=placed[0], op=Op.IS_NOT_NULL), True)
+    else:
+        p.where(placed, Where(field=placed[0], op=op))
     if cue and op is Op.IS_NULL:
         p.reading.take(*cue)
     p.understood(mention.start, mention.end, 1)
     return True
 
 
+def _valued(p: PlanState, mention: Mention) -> bool:
+    """Tell whether a value of the column follows it: "not written by X" tests X, not emptiness."""
+    columns = {(c.model, c.column) for c in mention.of("column")}
+    return any(
+        0 <= other.start - mention.end <= 12
+        and any((v.model, v.column) in columns for v in other.of("value"))
+        for other in p.mentions
+    )
+
+
 def _membership(many: bool, negated: bool) -> Op:
     if many:
         return Op.NOT_IN if negated else Op.IN
     return Op.NE if negated else Op.EQ
+
+
+def _joined_by_and(text: str, first: Mention, other: Mention) -> bool:
+    """Tell whether "and" (not "or") joins two values: on related rows, both are asked for."""
+    return _joined_by_or(text, first, other) and bool(
+        re.search(r"\band\b|和", text[first.end : other.start])
+    )
 
 
 def _joined_by_or(text: str, first: Mention, other: Mention) -> bool:

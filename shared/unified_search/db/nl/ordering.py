@@ -77,7 +77,8 @@ _DIRECTION = (
     r"in (?:an?\s+)?(?:asc(?:ending)?|desc(?:ending)?|increasing|decreasing|reverse|alphabetical) order"
 )
 _SORT_BY = re.compile(
-    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank))"
+    r"(?:\b(?:sorted|ordered|ranked|arranged)|(?:^|[,;]\s*|\band\s+|\bthen\s+)(?:sort|order|rank)"
+    r"(?:\s+(?:all\s+)?(?:the\s+)?(?P<rows>[a-z_]+(?:\s+[a-z_]+)?)(?=\s+by\b))?)"  # "sort the shops by"
     r"\s+by\s+(?P<term>[a-z][a-z_ ]*?)"
     rf"(?:\s*,?\s+(?:from\s+)?(?P<dir>{_DIRECTION}))?"
     r"(?=$|[^a-z_ ]|\s(?:and|with|for|in|from|of)\b)"
@@ -168,7 +169,10 @@ def apply_orders(reading: Reading, today: dt.date) -> None:
             sort, match.start(), match.end(), measure=measure, term=term, explicit=True
         )
         reading.orders.append(wish)
-        reading.take(match.start(), match.start("term"))
+        rows = match.span("rows") if "rows" in match.re.groupindex and match["rows"] else None
+        reading.take(match.start(), rows[0] if rows else match.start("term"))
+        if rows:  # "sort the shops by …": the shops are read as what they name
+            reading.take(rows[1], match.start("term"))
         if match["dir"]:
             reading.take(match.start("dir"), match.end("dir"))
     for match in list(_IN_ORDER.finditer(reading.rest)):

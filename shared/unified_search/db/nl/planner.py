@@ -101,6 +101,8 @@ class Planner:
         _account(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
+        if _negated_elsewhere(p):
+            p.unknown.append("not")
         for model in dict.fromkeys(p.draft.ambiguous):  # "airports with flights": from or to?
             p.unknown.append(f"which link to {model}")
         try:
@@ -175,6 +177,42 @@ def _account(p: PlanState) -> None:
         p.unknown.append(token.text)
 
 
+def _negated_elsewhere(p: PlanState) -> bool:
+    """Tell whether a negation may govern other rows than those the answer lists.
+
+    "Countries not playing cartoons by X" lists values: are they the countries with a channel
+    not playing them, or those with no channel playing them? And when the columns asked for
+    belong to a related model, the negation may be about its rows, not the subject's. Either
+    way two readings answer differently, so neither is given.
+    """
+    draft = p.draft
+    cues = [(a, b) for a, b in p.reading.negations if not p.reading.free(a, b)]
+    negated = bool(cues) and (
+        any(w.op in (Op.NE, Op.NOT_IN, Op.NOT_LIKE) for w in draft.wheres)
+        or any(b.negated for b in draft.branches.values())
+    )
+    if not negated:
+        return False
+    if any("." in f for f in draft.shown):
+        return True
+    keys = set(draft.schema.primary_key)
+    listed = draft.distinct and not draft.aggregates and not keys & set(draft.shown)
+    return listed and not all(_of_rows_that(p, start) for start, _ in cues)
+
+
+def _of_rows_that(p: PlanState, cue: int) -> bool:
+    """Tell whether a negation sits in a clause about the subject's rows: "… of players who are not"."""
+    for mention in p.mentions:
+        if mention.end <= cue and any(m.model == p.subject for m in mention.of("model")):
+            before = p.reading.text[: mention.start]
+            between = p.reading.text[mention.end : cue]
+            if re.search(r"\bof\s+(?:all\s+)?(?:the\s+)?$", before) and re.fullmatch(
+                r"\s*(?:that|who|which)\b.*", between
+            ):
+                return True
+    return False
+
+
 def _conditions(p: PlanState) -> bool:
     """Tell whether the plan follows a link or tests anything."""
     draft = p.draft
@@ -195,6 +233,8 @@ def contradictory(wheres: list[Where]) -> bool:
 
 
 def _empty(tests: list[Where]) -> bool:
+    if any(w.op is Op.IS_NULL for w in tests) and len(tests) > 1:
+        return True  # "empty and equal to X"
     equal = {repr(w.value) for w in tests if w.op is Op.EQ}
     lows = [(w.value, w.op is Op.GT) for w in tests if w.op in (Op.GT, Op.GE)]
     highs = [(w.value, w.op is Op.LT) for w in tests if w.op in (Op.LT, Op.LE)]

@@ -26,6 +26,8 @@ _OR = re.compile(r"\s*,?\s*(?:or|and|,)\s*(?:in\s+)?")
 _YEAR_KINDS = ("int", "str", "float")
 #: Measures a comparison keeps to: "older than 1" is never about a weight named nearby.
 _STRICT = ("age", "weight", "height")
+#: "… and are", "… and who were": a clause that speaks of the subject again.
+_AND_ARE = re.compile(r"\band\s+(?:(?:who|that|which)\s+)?(?:are|is|was|were)\b")
 
 
 def number(p: PlanState, test: NumberTest) -> None:
@@ -77,6 +79,8 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
 def _measured(p: PlanState, start: int, words: frozenset[str]) -> Meaning | None:
     """The column measuring ``words`` of the model named last before ``start``, else the subject's."""
     before = p.model_before(start)
+    if before is not None and _back_to_subject(p, start):
+        before = p.subject  # "students who own a dog and are older than 20": the students
     for model in dict.fromkeys([before or p.subject, p.subject]):
         if not p.draft.reachable(model):
             continue
@@ -84,6 +88,13 @@ def _measured(p: PlanState, start: int, words: frozenset[str]) -> Meaning | None
         if found:
             return Meaning("column", model, found[0].name)
     return None
+
+
+def _back_to_subject(p: PlanState, start: int) -> bool:
+    """Tell whether "and are …" before ``start`` returns to the rows the question is about."""
+    ends = [m.end for m in p.mentions if (m.of("model") or m.of("value")) and m.end <= start]
+    between = p.reading.text[max(ends, default=0) : start]
+    return bool(_AND_ARE.search(between))
 
 
 def _adjacent(p: PlanState, meaning: Meaning, test: NumberTest) -> bool:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import itertools
 import re
 
+from unified_search.db.nl.names import is_person_model
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import is_plural, name_words, stems
 from unified_search.db.nl.vocabulary import Meaning
 
 _LEAD = re.compile(
-    r"(?:(?=the\s)|(?:what|which|who)(?:\s+(?:is|are|was|were))?\s+"
+    r"(?:(?=the\s)|(?:what|which)(?:\s+(?:is|are|was|were))?\s+|who\s+(?:is|are|was|were)\s+"
     r"|(?:please\s+)?(?:show|list|find|give|return|display|get|tell|report|provide|output"
     r"|retrieve|print|name)(?:\s+(?:me|us))?\s+|(?=[a-z]))"
 )
@@ -35,6 +36,10 @@ _OF = re.compile(
     r"(?:(?:the|all|each|every|a|an|its|their|his|her|all\s+the|any)\s+)?"
 )
 _OWNED = re.compile(r"\s*of\s+(?:its|their|his|her|the)\s+")
+_ALSO = re.compile(
+    r"\s*,?\s*(?:and|as well as|along with|together with)\s+(?:(?:the|what|which|their|its)\s+)?"
+)
+_PEOPLE_OF = re.compile(r"\s+of\s+(?:all\s+)?(?:the\s+)?(?P<who>people|persons|person)\b")
 _DISTINCT = re.compile(r"\b(?:distinct|different|unique)\b")
 
 
@@ -65,6 +70,7 @@ def _shown_after(reading: Reading, mentions: list[Mention], position: int) -> No
             weak = not re.match(r"\s*(?:of|for)\b", gap)  # "singer names in concerts"
             if not (weak and reading.shown[-1].start in reading.owners):
                 reading.asked = mention.of("model")[0].model  # "the names of the students"
+                _also_asked(reading, mention, mentions[index + 1 :])
             break
         if not _SEPARATOR.fullmatch(gap) or not mention.of("column"):
             break
@@ -78,6 +84,17 @@ def _shown_after(reading: Reading, mentions: list[Mention], position: int) -> No
             reading.take(position, mention.start)
         reading.shown.append(mention)
         position = mention.end
+
+
+def _also_asked(reading: Reading, asked: Mention, after: list[Mention]) -> None:
+    """Record "… of teachers and the courses they teach": another model's rows are asked too."""
+    following = after[0] if after else None
+    if following is None or not following.of("model"):
+        return
+    gap = reading.text[asked.end : following.start]
+    if _ALSO.fullmatch(gap) and following.of("model")[0].model != reading.asked:
+        reading.shown.append(following)
+        reading.owners[following.start] = following.of("model")[0].model
 
 
 def _model_column(reading: Reading, model: Mention, after: list[Mention]) -> bool:
@@ -135,6 +152,10 @@ def place_shown(p: PlanState) -> None:
 
     Only when the question names a model: "which brands do we sell?" lists distinct values.
     """
+    for mention in p.reading.shown[-1:]:  # "the names of the people who …": people's names
+        people = _PEOPLE_OF.match(p.reading.text, mention.end)
+        if people and not is_person_model(p.draft.schema):
+            p.unknown.append(people["who"])
     named = any(m.of("model") for m in p.mentions if m not in p.reading.shown)
     if not (named or p.reading.asked):
         return
@@ -148,6 +169,8 @@ def place_shown(p: PlanState) -> None:
             else None
         )
         if meaning is None or placed is None:
+            if mention.text not in ("id", "ids"):  # the rows carry their key
+                p.unknown.append(mention.text)  # asked for, yet not in the answer: never dropped
             continue
         if p.draft.aggregates:
             if placed[0] not in p.draft.group_by and not _groups_rows_of(p, meaning.model):
@@ -185,6 +208,8 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     owner = p.reading.owners.get(mention.start)
     if owner is not None:  # "… and the name of its artist": the artist's name
         owned = [m for m in mention.of("column") if m.model == owner] or _title(p, mention, owner)
+        if any(m.model == owner for m in mention.of("model")):  # "and the courses": their names
+            owned = _title(p, mention, owner, named=True)
         reached = owner == p.subject or p.draft.one_to_one(owner) or _grouped(p, owner)
         return owned[0] if owned and reached else None
     if p.draft.aggregates:  # "the name of each team and the number of players": a group's
@@ -200,14 +225,27 @@ def _column_of(p: PlanState, mention: Mention) -> Meaning | None:
     ]
     columns.sort(key=lambda m: (not m.exact, _hops(p, m.model)))
     if not columns and stems(mention.text) in (("name",),) and p.draft.schema.title:
+        if _of_other(p, mention):
+            return None  # "the names of the people who teach math courses": not the courses'
         return Meaning("column", p.subject, p.draft.schema.title)  # "the names of the airlines"
     return columns[0] if columns else None
 
 
-def _title(p: PlanState, mention: Mention, model: str) -> list[Meaning]:
+def _of_other(p: PlanState, mention: Mention) -> bool:
+    """Tell whether "of …" after an asked-for word names something other than the subject."""
+    after = _OF.match(p.reading.text, mention.end)
+    if after is None or not re.match(r"\s*of\b", p.reading.text[mention.end :]):
+        return False
+    return not any(
+        m.start == after.end() and any(x.model == p.subject for x in m.of("model"))
+        for m in p.mentions
+    )
+
+
+def _title(p: PlanState, mention: Mention, model: str, *, named: bool = False) -> list[Meaning]:
     """The column naming ``model``'s rows, for "name(s)" (``Airline`` of ``airlines``)."""
     title = p.domain.models[model].title
-    named = stems(mention.text) in (("name",),)
+    named = named or stems(mention.text) in (("name",),)
     return [Meaning("column", model, title)] if named and title else []
 
 

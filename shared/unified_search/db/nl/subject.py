@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from unified_search.db.nl.names import is_person_model
 from unified_search.db.nl.reading import NEAR, Mention, Reading
+from unified_search.db.nl.text import is_plural
 from unified_search.db.nl.vocabulary import Domain, Meaning
 
 
@@ -66,12 +67,26 @@ def _counted(reading: Reading, mentions: list[Mention], people: list[str]) -> st
     if reading.text[figure.start : figure.end] == "headcount" and len(people) == 1:
         return people[0]
     after = [m for m in mentions if m.start >= figure.end]
-    for mention in after[:3]:
+    for index, mention in enumerate(after[:3]):
         if any(0 <= mention.start - g <= 5 for g in reading.groups):
             break  # "headcount by department": the department groups, it is not counted
         if mention.of("model"):
             return mention.of("model")[0].model
+        if _counted_value(reading, mention, after[index + 1 :]):
+            return mention.of("value")[0].model  # "the number of dogs": rows holding "dog"
     return None
+
+
+def _counted_value(reading: Reading, mention: Mention, rest: list[Mention]) -> bool:
+    """Tell whether a plural value right after "number of" is the thing counted ("dogs")."""
+    values = mention.of("value")
+    if not values or len({v.model for v in values}) > 1 or not is_plural(mention.text):
+        return False
+    start = reading.text.rfind(" ", 0, mention.start)
+    if not re.fullmatch(r"\s*(?:of\s+)?(?:the\s+)?", reading.text[start : mention.start]):
+        return False
+    following = rest[0] if rest else None  # "dog pets": the pets are counted
+    return following is None or bool(reading.text[mention.end : following.start].strip())
 
 
 def _key(domain: Domain, meaning: Meaning) -> bool:

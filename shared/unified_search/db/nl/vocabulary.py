@@ -277,7 +277,8 @@ class Vocabulary:
             found = self._implied(tokens[0])
         if any(m.exact and m.kind != "model" for m in found):  # "title" is a column here
             found = [m for m in found if m.kind != "model" or m.exact]
-        return found
+        # A model's own name comes before the models it is a synonym of ("hiring" is ``hiring``).
+        return sorted(found, key=lambda m: m.kind == "model" and not m.exact)
 
     def _implied(self, token: Token) -> list[Meaning]:
         """What a single word implies: "German" a country, "borrowed" the model of loans."""
