@@ -32,7 +32,6 @@ citations in LlamaIndex can say: every ID here exists, so it flags nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -43,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grounding_cases import KINDS, Case, cases, load, stable
+from report import write_json
 
 from unified_search.citations import parse_citations
 from unified_search.citations.verify import CitationVerifier
@@ -183,4 +183,4 @@ if __name__ == "__main__":
     result = main(args.data, args.queries, args.fit)
     print(table(result))
     if args.json:
-        args.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(args.json, result)

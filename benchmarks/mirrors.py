@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from report import write_json
+
 from unified_search.dedup import dedup
 from unified_search.engine.mirrors import merge_mirrors
 from unified_search.types import ResultItem, SearchType
@@ -132,4 +134,4 @@ if __name__ == "__main__":
     result = main(args.fixture)
     print(table(result))
     if args.json:
-        args.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(args.json, result)
