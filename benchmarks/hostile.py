@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from hostile_http import OURS, UVICORN, Figures, http
+from report import write_json
 
 BENCHMARKS = Path(__file__).resolve().parent
 LLAMA = "llama-index SimpleDirectoryReader"
@@ -400,4 +401,4 @@ if __name__ == "__main__":
     result = main(arguments)
     print(table(result))
     if arguments.json:
-        arguments.json.write_text(json.dumps({"systems": result}, indent=2))
+        write_json(arguments.json, result)

@@ -41,6 +41,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from report import write_json
+
 from unified_search.config.rerank import IntentRerankConfig
 from unified_search.kb.embeddings import default_embedding
 from unified_search.nlp.expand import synonym_table, synonyms_in
@@ -342,7 +344,7 @@ def main() -> None:
             for name, score in scores.items()
         }
         out |= {name: {"common_word_rewrites": n} for name, n in rewrites.items()}
-        args.json.write_text(json.dumps({"systems": out}, indent=2) + "\n", encoding="utf-8")
+        write_json(args.json, out)
 
 
 if __name__ == "__main__":
