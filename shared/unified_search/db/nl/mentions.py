@@ -47,7 +47,7 @@ def place(p: PlanState, mention: Mention) -> None:
         _related(p, mention, mention.of("model")[0].model)
         return
     columns = [m for m in mention.of("column") if p.draft.reachable(m.model)]
-    if not columns or _empty(p, mention, columns) or _flag(p, mention, columns):
+    if not columns or _flag(p, mention, columns) or _empty(p, mention, columns):
         return
     related = {m.model for m in columns} - {p.subject}
     dated = all(p.column(m).kind in ("date", "datetime") for m in columns)
@@ -183,8 +183,15 @@ def _related(p: PlanState, mention: Mention, model: str) -> None:
         p.unknown.append(mention.text)
         return
     branch = placed[1]
-    if p.negated(mention) and branch is not None:
-        branch.negated = True
+    if p.negated(mention):
+        if branch is None:  # "plots not assigned to any gardener": a link that may be empty
+            p.unknown.append("not")
+        elif branch.wheres and not branch.negated:
+            # "harvested beans but never harvested onions": the negation is about other rows
+            # than those the branch already tests
+            p.unknown.append("never")
+        else:
+            branch.negated = True
     p.understood(mention.start, mention.end, 0.5)
 
 
@@ -217,8 +224,11 @@ def _filled(p: PlanState, mention: Mention, columns: list[Meaning]) -> None:
 
 def _yes(p: PlanState, meaning: Meaning) -> tuple[Any, Any] | None:
     """The values of a yes/no column: a boolean, or text that says yes or no ("T", "yes")."""
-    if p.column(meaning).kind == "bool":
+    info = p.column(meaning)
+    if info.kind == "bool":
         return True, False
+    if info.kind == "int" and name_words(info.name)[:1] in (["is"], ["has"]):
+        return 1, 0  # ``is_vegetarian``, ``has_water_tap``: a flag held as 1 or 0
     sample = p.domain.samples.get(meaning.model)
     values = sample.categories.get(meaning.column or "", ()) if sample else ()
     pairs = {v.strip().lower(): v for v in values}
