@@ -105,6 +105,7 @@ class Planner:
         for keyword, start in p.reading.keywords[:MAX_KEYWORDS]:
             _keyword(p, keyword, start)
         _account(p)
+        p.unknown += _unplaced_groups(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         if _negated_elsewhere(p):
@@ -183,6 +184,23 @@ def _account(p: PlanState) -> None:
         ):
             continue  # "the head of the department": the link the plan follows
         p.unknown.append(token.text)
+
+
+def _unplaced_groups(p: PlanState) -> list[str]:
+    """The "each"/"per" cues of a figure that found nothing to group by ("… of each type").
+
+    Answered without them, a figure per group would come back as one figure over all rows.
+    """
+    if not p.draft.aggregates or p.draft.group_by:
+        return []
+    text = p.reading.text
+    cues = [g for g in p.reading.groups if g not in p.reading.loose_groups]
+    return [text[start:end] for end in cues if p.reading.free(start := _word_start(text, end), end)]
+
+
+def _word_start(text: str, end: int) -> int:
+    words = text[:end].split()
+    return end - len(words[-1]) if words else end
 
 
 def _verb_in_data(p: PlanState, token: Token) -> bool:
