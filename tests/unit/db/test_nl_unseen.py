@@ -78,57 +78,46 @@ def conditions(found: dict[str, Any]) -> list[tuple[str, str, Any]]:
     return [(w["field"], w["op"], w.get("value")) for w in found.get("wheres", [])]
 
 
-@pytest.mark.parametrize(
-    ("schema", "question", "field", "value"),
-    [
-        ("festival", "movies that got Best Picture", "prize.category", "Best Picture"),
-        ("festival", "which movies got Most Daring?", "prize.category", "Most Daring"),
-        ("festival", "how many prizes in the Top Score category", "category", "Top Score"),
-        ("league", "players on the Free plan", "Plan", "Free"),
-        ("league", "how many players are on a free plan?", "Plan", "Free"),
-    ],
-)
-def test_stored_values_holding_cue_words_are_values(
-    domains: dict[str, Domain], schema: str, question: str, field: str, value: str
+#: Stored values that hold cue words ("Best", "Most", "Top", "free") are values.
+CUE_VALUES = [
+    ("festival", "movies that got Best Picture", "prize.category", "Best Picture"),
+    ("festival", "which movies got Most Daring?", "prize.category", "Most Daring"),
+    ("festival", "how many prizes in the Top Score category", "category", "Top Score"),
+    ("league", "players on the Free plan", "Plan", "Free"),
+    ("league", "how many players are on a free plan?", "Plan", "Free"),
+]
+
+
+#: Flags held as 1 or 0 (``is_silent``, ``HasAgent``), named as a quality or as something had.
+FLAGS = [
+    ("festival", "silent movies", "is_silent", 1),
+    ("festival", "how many movies are silent?", "is_silent", 1),
+    ("festival", "movies that are not silent", "is_silent", 0),
+    ("festival", "the average year of the silent movies", "is_silent", 1),
+    ("league", "players who have an agent", "HasAgent", 1),
+    ("league", "how many players have an agent?", "HasAgent", 1),
+    ("league", "players without an agent", "HasAgent", 0),
+]
+
+
+#: Verbs that stored values name ("won" → "Winner" or "Won", "nominated" → "Nominee").
+VERBS = [
+    ("festival", "movies that won a prize", "prize.outcome", "Winner"),
+    ("festival", "how many prizes were won in each edition?", "outcome", "Winner"),
+    ("festival", "makers whose movies won a prize", "prize.outcome", "Winner"),
+    ("festival", "movies nominated for a prize", "prize.outcome", "Nominee"),
+    ("league", "players who won a match", "Match.Result", "Won"),
+    ("league", "how many matches were lost?", "Result", "Lost"),
+]
+
+
+@pytest.mark.parametrize(("schema", "question", "field", "value"), CUE_VALUES + FLAGS + VERBS)
+def test_words_read_as_tests(
+    domains: dict[str, Domain], schema: str, question: str, field: str, value: object
 ) -> None:
     found = dsl(domains, schema, question)
     assert (field, "=", value) in conditions(found)
     assert "orders" not in found and "limit" not in found
-
-
-@pytest.mark.parametrize(
-    ("schema", "question", "field", "value"),
-    [
-        ("festival", "silent movies", "is_silent", 1),
-        ("festival", "how many movies are silent?", "is_silent", 1),
-        ("festival", "movies that are not silent", "is_silent", 0),
-        ("festival", "the average year of the silent movies", "is_silent", 1),
-        ("league", "players who have an agent", "HasAgent", 1),
-        ("league", "how many players have an agent?", "HasAgent", 1),
-        ("league", "players without an agent", "HasAgent", 0),
-    ],
-)
-def test_flags_held_as_one_or_zero(
-    domains: dict[str, Domain], schema: str, question: str, field: str, value: int
-) -> None:
-    assert (field, "=", value) in conditions(dsl(domains, schema, question))
-
-
-@pytest.mark.parametrize(
-    ("schema", "question", "field", "value"),
-    [
-        ("festival", "movies that won a prize", "prize.outcome", "Winner"),
-        ("festival", "how many prizes were won in each edition?", "outcome", "Winner"),
-        ("festival", "makers whose movies won a prize", "prize.outcome", "Winner"),
-        ("festival", "movies nominated for a prize", "prize.outcome", "Nominee"),
-        ("league", "players who won a match", "Match.Result", "Won"),
-        ("league", "how many matches were lost?", "Result", "Lost"),
-    ],
-)
-def test_verbs_that_stored_values_name_are_tests(
-    domains: dict[str, Domain], schema: str, question: str, field: str, value: str
-) -> None:
-    assert (field, "=", value) in conditions(dsl(domains, schema, question))
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def _owner_after(p: PlanState, mention: Mention) -> str | None:
 
 def _shown_of_related(p: PlanState, mention: Mention, owner: str, columns: list[Meaning]) -> None:
     """Show a column of the one row a subject row links to; anything else is not understood."""
-    mine = {m.column for m in columns if m.model == owner}
+    mine = {m.column or "" for m in columns if m.model == owner}
     linked = len(mine) == 1 and p.draft.one_to_one(owner) and not p.draft.aggregates
     placed = p.draft.field(owner, mine.pop(), condition=False) if linked else None
     if placed is None or not p.draft.shown:
