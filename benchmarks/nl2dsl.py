@@ -17,7 +17,7 @@ fourth schema written after the held-out files had been evaluated once, run once
 *Spider-format folders* (``--spider DIR``, repeatable; see ``nl2dsl_spider``): questions and gold
 SQL written by other people over real SQLite databases, every table a model, judged by execution,
 per database and overall. Held-out discipline: the databases in ``SPIDER_DEVELOPMENT`` (all of
-``spider-part``, ``data/nl2dsl/spider-dev`` and ``data/nl2dsl/spider-heldout``) have had their
+``spider-part`` and of ``data/nl2dsl/spider-dev``, ``spider-heldout`` and ``spider-blind``) have had their
 questions read while rules were written, so their figures are development figures; any other
 database is reported as *held-out*, and ``--show-misses`` never prints a held-out question.
 
@@ -38,6 +38,7 @@ import sqlite3
 import tempfile
 import time
 import uuid
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ import nl2dsl_spider as spider
 import sqlalchemy as sa
 from nl2dsl_spider import holds
 from nl2dsl_systems import OURS, PEER, Answer, System, Tally, naive, normal, ours
+from report import write_json
 
 from unified_search.samples.shop import build_shop_database
 
@@ -60,6 +62,8 @@ SPIDER_DEVELOPMENT = frozenset(
     | {"library_system", "airline_ops", "hospital_staff"}  # spider-dev
     | {"football_league", "workforce", "broadcast"}
     | {"marathon_club", "art_gallery", "city_bikes"}  # spider-heldout
+    | {"climbing_gym", "community_garden", "ferry_line"}
+    | {"film_festival", "school_canteen"}  # spider-blind
 )
 
 
@@ -262,6 +266,8 @@ def json_systems(totals: dict[tuple[str, str, str], Tally]) -> dict[str, dict[st
 
 
 Totals = dict[tuple[str, str, str], Tally]
+PerDatabase = defaultdict[str, dict[str, dict[str, float]]]
+"""Per system, each Spider database's figures, keyed ``<set>/<database>``."""
 
 
 async def owner_sets(args: argparse.Namespace, totals: Totals, misses: list[str]) -> list[Row]:
@@ -292,7 +298,9 @@ async def owner_sets(args: argparse.Namespace, totals: Totals, misses: list[str]
     return rows
 
 
-async def spider_sets(args: argparse.Namespace, totals: Totals, misses: list[str]) -> list[Row]:
+async def spider_sets(
+    args: argparse.Namespace, totals: Totals, misses: list[str], per_db: PerDatabase
+) -> list[Row]:
     """Run Spider-format folders; misses are shown for development databases only."""
     rows: list[Row] = []
     for folder in args.spider:
@@ -307,6 +315,7 @@ async def spider_sets(args: argparse.Namespace, totals: Totals, misses: list[str
                 found = await spider.run_database(db, path, questions[db], explain)
                 for system, tally in found.items():
                     rows.append(((folder.name, part, db), system, tally.metrics()))
+                    per_db[system][f"{folder.name}/{db}"] = tally.metrics()
                     key = (f"{folder.name}:{part}", "sqlite", system)
                     totals.setdefault(key, Tally()).add(tally)
                     misses += [f"{db}: {m}" for m in tally.misses]
@@ -340,13 +349,18 @@ async def main() -> None:
         help="a Spider-format folder (dev.json, tables.json, database/); run these instead",
     )
     parser.add_argument("--db", action="append", default=[], help="only these Spider databases")
-    parser.add_argument("--json", type=Path, help="write {'systems': {...}} here")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="write {'systems': {...}} here; Spider figures also per database as metric[set/db]",
+    )
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     totals: Totals = {}
     misses: list[str] = []
+    per_db: PerDatabase = defaultdict(dict)
     if args.spider:
-        rows = await spider_sets(args, totals, misses)
+        rows = await spider_sets(args, totals, misses, per_db)
         print(table(("set", "part", "database"), rows))
     else:
         rows = await owner_sets(args, totals, misses)
@@ -355,8 +369,11 @@ async def main() -> None:
         print("\nnot right:")
         print("\n".join(f"  - {m}" for m in misses) or "  none")
     if args.json:
-        payload = {"systems": json_systems(totals)}
-        args.json.write_text(json.dumps(payload, indent=2), encoding="utf-8")
+        systems = json_systems(totals)
+        for system, databases in per_db.items():
+            for where, figures in databases.items():
+                systems[system].update({f"{k}[{where}]": v for k, v in figures.items()})
+        write_json(args.json, systems)
 
 
 if __name__ == "__main__":

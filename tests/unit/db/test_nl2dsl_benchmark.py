@@ -48,6 +48,12 @@ def test_spider_folder_smoke_run(tmp_path: Path) -> None:
         assert metrics["right"] + metrics["wrong"] + metrics["refused"] == pytest.approx(1)
     assert systems[OURS]["right"] > systems[PEER]["right"]
     assert "| spider-tiny | held-out | tiny_zoo |" in shown
+    assert figures["absent"] == {}
+    for metrics in systems.values():  # each database's figures, for tables per database
+        assert metrics["questions[spider-tiny/tiny_zoo]"] == 4
+        shares = [metrics[f"{k}[spider-tiny/tiny_zoo]"] for k in ("right", "wrong", "refused")]
+        assert sum(shares) == pytest.approx(1)
+        assert metrics["right[spider-tiny/tiny_zoo]"] == metrics["right"]
 
 
 def test_spider_folder_with_built_databases(tmp_path: Path) -> None:

@@ -122,6 +122,9 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     """Apply every rule to normalised ``text``."""
     reading = Reading.read(text, domain.vocabulary, notes)
     find_negations(reading)
+    held = _stored_cue_phrases(reading)
+    for start, end in held:
+        reading.take(start, end)
     find_quoted(reading)
     find_contains(reading)
     _dates(reading, today)
@@ -132,6 +135,8 @@ def read(text: str, domain: Domain, today: dt.date, notes: list[str]) -> Reading
     apply_leading_count(reading)
     find_extremes(reading)
     apply_orders(reading, today)
+    for start, end in held:
+        reading.give_back(start, end)
     _mentions(reading)
     find_generic_columns(reading, domain)
     find_shown(reading)
@@ -221,6 +226,29 @@ def _mentions(reading: Reading) -> None:
                 break
         else:
             index += 1
+
+
+def _stored_cue_phrases(reading: Reading) -> list[tuple[int, int]]:
+    """Find stored values of several words that hold a cue word ("Best Film", "Most Improved").
+
+    They are kept from the rules that read cue words, so "films that won Best Film" names a
+    category instead of asking for the best film.
+    """
+    tokens, spans = reading.tokens, []
+    index = 0
+    while index < len(tokens):
+        for length in range(min(MAX_PHRASE, len(tokens) - index), 1, -1):
+            phrase = tokens[index : index + length]
+            if not any(t.text in CUE_WORDS for t in phrase) or not _contiguous(
+                reading.text, phrase
+            ):
+                continue
+            if any(m.kind == "value" and m.exact for m in reading.vocabulary.meanings(phrase)):
+                spans.append((phrase[0].start, phrase[-1].end))
+                index += length - 1
+                break
+        index += 1
+    return spans
 
 
 def _names(word: str, meaning: Meaning) -> bool:

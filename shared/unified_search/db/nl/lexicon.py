@@ -170,6 +170,12 @@ LIGHT_VERBS = _words(
     received give given got
     """
 )
+#: Past forms whose stem is not the root of the nouns made from the verb ("won" → "winner").
+PAST_ROOTS: dict[str, str] = {
+    "won": "win", "sold": "sell", "bought": "buy", "taught": "teach", "wrote": "writ",
+    "written": "writ", "ran": "run", "sang": "sing", "sung": "sing", "led": "lead",
+    "drove": "driv", "driven": "driv", "lost": "los", "chose": "choos", "chosen": "choos",
+}  # fmt: skip
 #: Of ``LIGHT_VERBS``, those that fit any link ("pets owned by students"); the others say
 #: which link they mean, so "written by Maya" needs a link named for writing.
 GENERIC_VERBS = _words(

@@ -47,7 +47,7 @@ def place(p: PlanState, mention: Mention) -> None:
         _related(p, mention, mention.of("model")[0].model)
         return
     columns = [m for m in mention.of("column") if p.draft.reachable(m.model)]
-    if not columns or _empty(p, mention, columns) or _flag(p, mention, columns):
+    if not columns or _flag(p, mention, columns) or _empty(p, mention, columns):
         return
     related = {m.model for m in columns} - {p.subject}
     dated = all(p.column(m).kind in ("date", "datetime") for m in columns)
@@ -62,6 +62,10 @@ def place(p: PlanState, mention: Mention) -> None:
     if link_named(p, columns):
         p.used.add(mention.start)  # "the head of the department": the link the plan follows
         return
+    owner = _owner_after(p, mention)
+    if owner is not None and owner != p.subject:
+        _shown_of_related(p, mention, owner, columns)
+        return
     if all(m.model != p.subject for m in columns):
         return  # a related model's column named bare ("bookings of …") shows nothing here
     if _HAVING.search(p.reading.text[: mention.start]):
@@ -70,6 +74,32 @@ def place(p: PlanState, mention: Mention) -> None:
     if _TESTED.search(p.reading.text[: mention.start]):
         return  # "teachers whose hometown …": a test nothing read is not understood
     p.used.add(mention.start)  # a column named only to show or compare it
+
+
+_OF_OWNER = re.compile(r"\s+of\s+(?:the|their|its|his|her|each|every)\s+(?:[a-z]+\s+){0,2}?$")
+
+
+def _owner_after(p: PlanState, mention: Mention) -> str | None:
+    """The model named right after a column word ("the names of their home ports": ports)."""
+    for other in p.mentions:
+        if other.start >= mention.end and other.of("model"):
+            gap = p.reading.text[mention.end : other.start]
+            return other.of("model")[0].model if _OF_OWNER.fullmatch(gap) else None
+    return None
+
+
+def _shown_of_related(p: PlanState, mention: Mention, owner: str, columns: list[Meaning]) -> None:
+    """Show a column of the one row a subject row links to; anything else is not understood."""
+    mine = {m.column or "" for m in columns if m.model == owner}
+    linked = len(mine) == 1 and p.draft.one_to_one(owner) and not p.draft.aggregates
+    placed = p.draft.field(owner, mine.pop(), condition=False) if linked else None
+    if placed is None or not p.draft.shown:
+        if any(m.model == p.subject for m in columns):
+            p.unknown.append(mention.text)  # not to be read as the subject's own column
+        return
+    if placed[0] not in p.draft.shown:
+        p.draft.shown.append(placed[0])
+    p.understood(mention.start, mention.end, p.weight(owner))
 
 
 def _best_value(p: PlanState, mention: Mention, values: list[Meaning]) -> Meaning | None:
@@ -183,9 +213,25 @@ def _related(p: PlanState, mention: Mention, model: str) -> None:
         p.unknown.append(mention.text)
         return
     branch = placed[1]
-    if p.negated(mention) and branch is not None:
-        branch.negated = True
+    cue = p.cue_for(mention)
+    if p.negated(mention):
+        if branch is None:  # "plots not assigned to any gardener": a link that may be empty
+            p.unknown.append("not")
+        elif cue is not None and branch.wheres and not branch.negated and _tested_before(p, cue):
+            # "harvested beans but never harvested onions": the negation is about other rows
+            # than those the branch already tests
+            p.unknown.append(p.reading.text[cue[0] : cue[1]])
+        else:
+            branch.negated = True
     p.understood(mention.start, mention.end, 0.5)
+
+
+def _tested_before(p: PlanState, cue: tuple[int, int]) -> bool:
+    """Tell whether a related row's value was read before a negation cue ("beans but never")."""
+    return any(
+        m.end <= cue[0] and m.start in p.used and any(v.model != p.subject for v in m.of("value"))
+        for m in p.mentions
+    )
 
 
 def _flag(p: PlanState, mention: Mention, columns: list[Meaning]) -> bool:
@@ -217,8 +263,11 @@ def _filled(p: PlanState, mention: Mention, columns: list[Meaning]) -> None:
 
 def _yes(p: PlanState, meaning: Meaning) -> tuple[Any, Any] | None:
     """The values of a yes/no column: a boolean, or text that says yes or no ("T", "yes")."""
-    if p.column(meaning).kind == "bool":
+    info = p.column(meaning)
+    if info.kind == "bool":
         return True, False
+    if info.kind == "int" and name_words(info.name)[:1] in (["is"], ["has"]):
+        return 1, 0  # ``is_vegetarian``, ``has_water_tap``: a flag held as 1 or 0
     sample = p.domain.samples.get(meaning.model)
     values = sample.categories.get(meaning.column or "", ()) if sample else ()
     pairs = {v.strip().lower(): v for v in values}

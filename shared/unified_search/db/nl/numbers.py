@@ -236,6 +236,8 @@ def apply_stock(reading: Reading) -> None:
             reading.numbers.append(NumberTest(op, [0], start, match.end(), hint="stock"))
             reading.take(start, match.end())
     for match in list(_FREE.finditer(reading.rest)):
+        if _is_value(reading, match.group()):
+            continue  # a "Free" plan or tier of the data itself
         before = re.search(r"[^\s-]+[\s-]+$", reading.text[: match.start()])
         if before is not None and _named(reading, reading.text[before.start() : match.end()]):
             continue  # "gluten free" names a column or a value, not a price of zero

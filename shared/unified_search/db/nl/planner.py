@@ -17,7 +17,13 @@ from pydantic import ValidationError
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, orders, overall, quantities, shown
 from unified_search.db.nl.draft import Branch
-from unified_search.db.nl.lexicon import FILLER, GENERIC_VERBS, LIGHT_VERBS, RELATION_VERBS
+from unified_search.db.nl.lexicon import (
+    FILLER,
+    GENERIC_VERBS,
+    LIGHT_VERBS,
+    PAST_ROOTS,
+    RELATION_VERBS,
+)
 from unified_search.db.nl.mentions import link_named
 from unified_search.db.nl.reading import Mention, Reading
 from unified_search.db.nl.state import NO_LEAD, PlanState
@@ -99,6 +105,7 @@ class Planner:
         for keyword, start in p.reading.keywords[:MAX_KEYWORDS]:
             _keyword(p, keyword, start)
         _account(p)
+        p.unknown += _unplaced_groups(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         if _negated_elsewhere(p):
@@ -162,6 +169,8 @@ def _account(p: PlanState) -> None:
             continue  # a symbol
         if any(m.start in p.used and m.start <= token.start < m.end for m in p.mentions):
             continue
+        if _verb_in_data(p, token):
+            continue  # "films that won an award": the awards whose result is "Winner"
         if p.draft.joins and token.stem in RELATION_VERBS:
             continue  # "who bought …": the join already says it
         if token.stem in _LIGHT and _conditions(p) and _fits_link(p, token):
@@ -175,6 +184,82 @@ def _account(p: PlanState) -> None:
         ):
             continue  # "the head of the department": the link the plan follows
         p.unknown.append(token.text)
+
+
+def _unplaced_groups(p: PlanState) -> list[str]:
+    """The "each"/"per" cues of a figure that found nothing to group by ("… of each type").
+
+    Answered without them, a figure per group would come back as one figure over all rows.
+    """
+    if not p.draft.aggregates or p.draft.group_by:
+        return []
+    text = p.reading.text
+    cues = [g for g in p.reading.groups if g not in p.reading.loose_groups]
+    return [text[start:end] for end in cues if p.reading.free(start := _word_start(text, end), end)]
+
+
+def _word_start(text: str, end: int) -> int:
+    words = text[:end].split()
+    return end - len(words[-1]) if words else end
+
+
+def _verb_in_data(p: PlanState, token: Token) -> bool:
+    """Read a verb that stored values name ("won" where a result column holds "Winner").
+
+    Such a verb is a condition, not only the link it seems to stand for: one value it names,
+    in one column of the rows the plan reads, becomes that test; several, or a negation before
+    the verb, are not understood (the verb is then left for the accounting to report).
+    """
+    if not token.is_word or token.text in FILLER or len(token.text) < 3:
+        return False
+    root = PAST_ROOTS.get(token.text, token.stem)
+    models = [p.subject, *dict.fromkeys(j.model for j in p.draft.joins.values())]
+    hits = [
+        (model, column, value)
+        for model in dict.fromkeys(models)
+        for column, values in _categories(p, model).items()
+        for value in values
+        if _names_doing(value, token.text, root)
+    ]
+    if not hits:
+        return False
+    negated = any(
+        b == token.start or p.reading.text[b : token.start].strip() == ""
+        for _, b in p.reading.negations
+    )
+    placed = p.draft.field(hits[0][0], hits[0][1]) if len(hits) == 1 and not negated else None
+    if placed is None:
+        p.unknown.append(token.text)
+        return True
+    branch = placed[1]
+    where = Where(field=placed[0], op=Op.EQ, value=hits[0][2])
+    p.where(placed, where, branch is not None and branch.negated)
+    p.understood(token.start, token.end, p.weight(hits[0][0]))
+    return True
+
+
+def _categories(p: PlanState, model: str) -> dict[str, tuple[str, ...]]:
+    sample = p.domain.samples.get(model)
+    schema = p.domain.models[model]
+    if sample is None:
+        return {}
+    return {
+        column: values
+        for column, values in sample.categories.items()
+        if not schema.columns[column].primary_key and not schema.columns[column].foreign_key
+    }
+
+
+_DOING = frozenset({"", "s", "e", "ed", "er", "ers", "ner", "ners", "ee", "ees", "or", "ors"})
+
+
+def _names_doing(value: str, verb: str, root: str) -> bool:
+    """Tell whether a stored value is the verb or one who does it ("Won", "Winner", "Nominee")."""
+    words = value.lower().split()
+    if len(words) != 1 or len(root) < 3:
+        return False
+    word = words[0]
+    return word == verb or (word.startswith(root) and word[len(root) :] in _DOING)
 
 
 def _negated_elsewhere(p: PlanState) -> bool:

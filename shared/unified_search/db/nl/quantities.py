@@ -65,7 +65,7 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
         return None  # "more than 5 employees" counts rows (see measures)
     own = p.own(p.draft.schema, numeric)
     money = [c for c in own if MONEY_WORDS & set(name_words(c.name))]
-    chosen = (money or own) if test.currency else own if len(own) == 1 else []
+    chosen = money if test.currency else own if len(own) == 1 else []
     if not chosen:
         return None
     for mention in p.mentions:  # "tickets under 20": the word named the ticket price here

@@ -192,6 +192,11 @@ class Reading:
         for index in range(max(0, start), min(end, len(self._mask))):
             self._mask[index] = " "
 
+    def give_back(self, start: int, end: int) -> None:
+        """Mark ``text[start:end]`` as not used again (it was held from some rules)."""
+        for index in range(max(0, start), min(end, len(self._mask))):
+            self._mask[index] = self.text[index]
+
     def free(self, start: int, end: int) -> bool:
         """Tell whether no character of ``text[start:end]`` is used yet."""
         return self.rest[start:end] == self.text[start:end]

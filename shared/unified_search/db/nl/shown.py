@@ -159,6 +159,7 @@ def place_shown(p: PlanState) -> None:
     named = any(m.of("model") for m in p.mentions if m not in p.reading.shown)
     if not (named or p.reading.asked):
         return
+    asked: set[tuple[str, str]] = set()
     for mention in p.reading.shown:
         if mention.start in p.used:
             continue
@@ -172,6 +173,10 @@ def place_shown(p: PlanState) -> None:
             if mention.text not in ("id", "ids"):  # the rows carry their key
                 p.unknown.append(mention.text)  # asked for, yet not in the answer: never dropped
             continue
+        if (placed[0], mention.text) in asked:  # "the names of vessels and the names of …"
+            p.unknown.append(mention.text)
+            continue
+        asked.add((placed[0], mention.text))
         if p.draft.aggregates:
             if placed[0] not in p.draft.group_by and not _groups_rows_of(p, meaning.model):
                 p.unknown.append(mention.text)  # "the names … and the number of …" per what?
