@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from report import write_json
+from report import absent, write_json
 
 from unified_search.config.rerank import IntentRerankConfig
 from unified_search.kb.embeddings import default_embedding
@@ -341,6 +341,8 @@ def main() -> None:
     if args.json:
         out: dict[str, dict[str, Any]] = {
             name: {"ndcg@10": score, "rerank_ms_per_100": timings.get(name)}
+            if score is not None
+            else absent("not run: needs its package (and, for cross_encoder, --cross-encoder)")
             for name, score in scores.items()
         }
         out |= {name: {"common_word_rewrites": n} for name, n in rewrites.items()}

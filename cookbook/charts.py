@@ -3,15 +3,16 @@
 Figures are drawn with matplotlib's object API on the Agg canvas and shown as PNG
 images, so they look the same in Jupyter, on GitHub and in a headless run, whatever
 backend the kernel would pick. The benchmark figures are read from
-``_support/benchmarks.json``: what ``benchmarks/`` measured (see the README's
-Benchmarks section), not numbers computed here.
+``benchmarks/results/<name>.json``, which the scripts in ``benchmarks/`` write
+themselves (``--json``): what was measured, never numbers typed or computed here.
 """
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from IPython.display import Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-BENCHMARKS = Path(__file__).resolve().parent / "_support" / "benchmarks.json"
+RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"
 #: Ours first, in the project's colour; peers in grey.
 OURS, PEER = "#2a6fdb", "#9aa0a6"
 #: One colour per kind of trace node, and for a node that failed.
@@ -28,10 +29,22 @@ NODE_COLOURS = {"search": "#4d4d4d", "search_item": "#2a6fdb", "search_step": "#
 FAILED = "#d64545"
 
 
-def benchmarks() -> dict[str, Any]:
-    """The measured benchmark figures, by benchmark."""
-    data: dict[str, Any] = json.loads(BENCHMARKS.read_text(encoding="utf-8"))
-    return data
+def results(name: str) -> dict[str, dict[str, float]]:
+    """The systems one benchmark measured and their figures, as it wrote them."""
+    data = json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+    systems: dict[str, dict[str, float]] = data["systems"]
+    return systems
+
+
+def measured(
+    systems: Mapping[str, Mapping[str, float]], metric: str, *, names: str = ""
+) -> dict[str, dict[str, float]]:
+    """The systems that measured ``metric`` (and whose name matches ``names``), with it alone."""
+    return {
+        name: {metric: figures[metric]}
+        for name, figures in systems.items()
+        if metric in figures and re.search(names, name)
+    }
 
 
 def png(figure: Figure) -> Image:
@@ -80,7 +93,9 @@ def comparison(
     columns = min(columns, len(panels))
     rows = -(-len(panels) // columns)
     height = 0.42 * max(len(systems) for _, systems, _ in panels) + 1.1
-    figure = Figure(figsize=(5.6 * columns, height * rows + 0.5))
+    longest = max(len(name) for _, systems, _ in panels for name in systems)
+    width = max(5.6, 3.0 + 0.07 * longest)  # room for the longest system's name
+    figure = Figure(figsize=(width * columns, height * rows + 0.5))
     axes = figure.subplots(rows, columns, squeeze=False).flatten()
     for ax, (name, systems, metric) in zip(axes, panels, strict=False):
         bars(ax, systems, metric, unit=unit, fmt=fmt)
