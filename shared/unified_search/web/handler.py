@@ -27,7 +27,7 @@ from unified_search.contract.delegates import parse_uses
 from unified_search.contract.handler import SearchContext
 from unified_search.contract.steps import StepName
 from unified_search.dates import parse_date, within_period
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import ErrorCode, SearchError, provider_failure
 from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.urls import in_domains
@@ -258,9 +258,7 @@ class WebHandler:
         except SearchError:
             raise
         except Exception as exc:
-            raise SearchError(
-                ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=uses
-            ) from exc
+            raise provider_failure(exc, uses) from exc
         return fuse([items_from_output(output, provider=uses)], limit)
 
 
