@@ -70,6 +70,16 @@ class Source(StrEnum):
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields(cls, data: Any) -> Any:
+        """Accept a serialised model: its computed fields are derived again, not read back."""
+        if isinstance(data, dict) and cls.model_computed_fields:
+            data = {
+                key: value for key, value in data.items() if key not in cls.model_computed_fields
+            }
+        return data
+
 
 class RerankOptions(_Model):
     """Per-request reranking settings."""
@@ -317,14 +327,6 @@ class Reference(_Model):
     data: JSON | None = None
     metadata: JSON = Field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_snippet(cls, data: Any) -> Any:
-        """Accept a serialised reference: its ``snippet`` is derived from ``content``."""
-        if isinstance(data, dict) and "snippet" in data:
-            data = {key: value for key, value in data.items() if key != "snippet"}
-        return data
-
     @computed_field  # type: ignore[prop-decorator]
     @property
     def snippet(self) -> str:
@@ -350,14 +352,6 @@ class ReferenceContext(_Model):
     """Citation IDs whose content was shortened to fit the token budget."""
     omitted: list[str] = Field(default_factory=list)
     """Citation IDs left out of ``xml`` because the budget was spent; still in ``references``."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_tokens(cls, data: Any) -> Any:
-        """Accept a serialised context: its ``tokens`` is derived from ``xml``, not stored."""
-        if isinstance(data, dict) and "tokens" in data:
-            data = {key: value for key, value in data.items() if key != "tokens"}
-        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property
