@@ -9,8 +9,7 @@ async twins); answers are not the store's to hold, only what was said about them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import JSON as SQL_JSON
 from sqlalchemy import (
     Column,
-    Connection,
     DateTime,
     Integer,
     MetaData,
@@ -29,7 +27,7 @@ from sqlalchemy import (
 )
 
 from unified_search.contract.checks import CitationReport
-from unified_search.records.model import as_utc
+from unified_search.records.model import Connect, as_utc, search_table
 from unified_search.records.outage import StoreGate
 
 
@@ -55,11 +53,9 @@ class StoredChecks(BaseModel):
 
 def define_checks(metadata: MetaData, prefix: str) -> Table:
     """Declare the citation checks table."""
-    return Table(
-        f"{prefix}citation_checks",
+    return search_table(
         metadata,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("request_id", String(255), nullable=False, index=True),
+        f"{prefix}citation_checks",
         Column("chat_id", String(255)),
         Column("search_id", String(64)),
         Column("flagged", Integer, nullable=False),
@@ -72,7 +68,7 @@ class CheckRecords:
     """The citation-check methods of ``SearchStore`` (it provides the table and connections)."""
 
     checks: Table
-    _connection: Callable[[], AbstractContextManager[Connection]]
+    _connection: Connect
     _gate: StoreGate
 
     def save_checks(
