@@ -8,10 +8,11 @@ the design documents (``citation_id``, ``record_id``, ``graph_nodes`` ...).
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from datetime import date
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
@@ -37,6 +38,39 @@ MAX_QUERY_CHARS = 2000
 TimeRange = Literal["day", "week", "month", "year"]
 SearchDepth = Literal["basic", "advanced"]
 Topic = Literal["general", "news"]
+_CAPITAL = re.compile(r"(?<!^)([A-Z])")
+
+
+class Choice(StrEnum):
+    """A closed set of names read from text: an unknown name is refused with the valid ones.
+
+    The error names the set by its class, words split at capitals (``QueryMode``: "unknown
+    query mode 'x'; valid modes: ..."). A subclass may fold spellings in ``_spelled``.
+
+    Example:
+        >>> class Colour(Choice):
+        ...     RED = "red"
+        >>> Colour.from_str("blue")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown colour 'blue'; valid colours: red
+    """
+
+    @classmethod
+    def from_str(cls, value: object) -> Self:
+        """Return the member named by ``value``; the error lists the valid names."""
+        try:
+            return cls(cls._spelled(value))
+        except ValueError:
+            noun = _CAPITAL.sub(r" \1", cls.__name__).lower()
+            valid = ", ".join(member.value for member in cls)
+            plural = noun.rsplit(" ", 1)[-1] + "s"
+            raise ValueError(f"unknown {noun} {value!r}; valid {plural}: {valid}") from None
+
+    @classmethod
+    def _spelled(cls, value: object) -> str:
+        """The text a member is looked up by: ``value`` itself, as written."""
+        return value if isinstance(value, str) else ""
 
 
 class SearchType(StrEnum):
