@@ -28,7 +28,7 @@ from sqlalchemy import (
 
 from unified_search.contract.checks import CitationReport
 from unified_search.records.model import Connect, as_utc, search_table
-from unified_search.records.outage import StoreGate
+from unified_search.records.outage import StoreGate, gated_twin
 
 
 class StoredChecks(BaseModel):
@@ -105,24 +105,8 @@ class CheckRecords:
         with self._connection() as conn:
             return list(_rows(conn.execute(statement).mappings()))
 
-    async def asave_checks(
-        self,
-        request_id: str,
-        report: CitationReport,
-        *,
-        chat_id: str | None = None,
-        search_id: str | None = None,
-    ) -> StoredChecks:
-        """Async twin of ``save_checks``."""
-        saved: StoredChecks = await self._gate.call(
-            self.save_checks, request_id, report, chat_id=chat_id, search_id=search_id
-        )
-        return saved
-
-    async def aget_checks(self, request_id: str) -> list[StoredChecks]:
-        """Async twin of ``get_checks``."""
-        found: list[StoredChecks] = await self._gate.call(self.get_checks, request_id)
-        return found
+    asave_checks = gated_twin(save_checks)
+    aget_checks = gated_twin(get_checks)
 
 
 def _rows(rows: Any) -> Iterator[StoredChecks]:
