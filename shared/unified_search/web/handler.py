@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from unified_search._sync import run_sync
+from unified_search._sync import sync_twin
 from unified_search.auth import Secret
 from unified_search.config.search import SearchConfig
 from unified_search.contract.delegates import parse_uses
@@ -141,11 +141,7 @@ class WebHandler:
         """Return the readable text of ``url`` (SSRF-guarded, deadline-bound; see ``web.reader``)."""
         return await self._reader(ctx_or_config).read(url)
 
-    def retrieve(
-        self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
-    ) -> ResultItem:
-        """Sync twin of ``aretrieve``."""
-        return run_sync(self.aretrieve(url, ctx_or_config))
+    retrieve = sync_twin(aretrieve)
 
     async def aretrieve_many(
         self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
@@ -153,11 +149,7 @@ class WebHandler:
         """Read several URLs concurrently: one ``Retrieved`` per URL, in order, item or coded error."""
         return await self._reader(ctx_or_config).read_many(urls)
 
-    def retrieve_many(
-        self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
-    ) -> list[Retrieved]:
-        """Sync twin of ``aretrieve_many``."""
-        return run_sync(self.aretrieve_many(urls, ctx_or_config))
+    retrieve_many = sync_twin(aretrieve_many)
 
     async def aclose(self) -> None:
         """Close the HTTP client (when this handler made it) and the cache."""
