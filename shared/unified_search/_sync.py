@@ -8,11 +8,14 @@ re-entrance. The logic lives once, in the async method.
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 T = TypeVar("T")
+S = TypeVar("S")
+P = ParamSpec("P")
 
 _lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
@@ -45,3 +48,32 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
             "a sync method was called from inside an unified-search coroutine; await the async one"
         )
     return asyncio.run_coroutine_threadsafe(coro, loop).result()
+
+
+def sync_twin(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[S, P], T]:
+    """Make the sync twin of an async method: its parameters, its docs, run by ``run_sync``.
+
+    The twin calls the instance's own ``a…`` method, so a subclass that overrides it
+    changes both.
+
+    Example:
+        >>> class Greeter:
+        ...     async def agreet(self, name: str) -> str:
+        ...         return f"hello {name}"
+        ...     greet = sync_twin(agreet)
+        >>> Greeter().greet("ada"), Greeter.greet.__doc__
+        ('hello ada', 'Sync twin of ``agreet``.')
+    """
+    name = method.__name__
+
+    @functools.wraps(method)
+    def twin(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        coroutine: Coroutine[Any, Any, T] = getattr(self, name)(*args, **kwargs)
+        return run_sync(coroutine)
+
+    twin.__name__ = name.removeprefix("a")
+    twin.__qualname__ = twin.__qualname__.rpartition(".")[0] + "." + twin.__name__
+    twin.__doc__ = f"Sync twin of ``{name}``."
+    return twin

@@ -160,3 +160,13 @@ def as_search_error(exc: BaseException, *, provider: str | None = None) -> Searc
         return SearchError(ErrorCode.UNSUPPORTED, str(exc), provider=provider)
     text = str(exc) or type(exc).__name__
     return SearchError(ErrorCode.UNKNOWN, f"{type(exc).__name__}: {text}", provider=provider)
+
+
+def provider_failure(exc: BaseException, provider: str) -> SearchError:
+    """PROVIDER_ERROR for what a provider or a delegate (agent, MCP tool) raised, named by type.
+
+    Example:
+        >>> provider_failure(KeyError("items"), "my-agent")
+        SearchError(code='PROVIDER_ERROR', message="KeyError: 'items'", provider='my-agent')
+    """
+    return SearchError(ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=provider)

@@ -8,10 +8,11 @@ the design documents (``citation_id``, ``record_id``, ``graph_nodes`` ...).
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from datetime import date
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
@@ -37,6 +38,39 @@ MAX_QUERY_CHARS = 2000
 TimeRange = Literal["day", "week", "month", "year"]
 SearchDepth = Literal["basic", "advanced"]
 Topic = Literal["general", "news"]
+_CAPITAL = re.compile(r"(?<!^)([A-Z])")
+
+
+class Choice(StrEnum):
+    """A closed set of names read from text: an unknown name is refused with the valid ones.
+
+    The error names the set by its class, words split at capitals (``QueryMode``: "unknown
+    query mode 'x'; valid modes: ..."). A subclass may fold spellings in ``_spelled``.
+
+    Example:
+        >>> class Colour(Choice):
+        ...     RED = "red"
+        >>> Colour.from_str("blue")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown colour 'blue'; valid colours: red
+    """
+
+    @classmethod
+    def from_str(cls, value: object) -> Self:
+        """Return the member named by ``value``; the error lists the valid names."""
+        try:
+            return cls(cls._spelled(value))
+        except ValueError:
+            noun = _CAPITAL.sub(r" \1", cls.__name__).lower()
+            valid = ", ".join(member.value for member in cls)
+            plural = noun.rsplit(" ", 1)[-1] + "s"
+            raise ValueError(f"unknown {noun} {value!r}; valid {plural}: {valid}") from None
+
+    @classmethod
+    def _spelled(cls, value: object) -> str:
+        """The text a member is looked up by: ``value`` itself, as written."""
+        return value if isinstance(value, str) else ""
 
 
 class SearchType(StrEnum):
@@ -69,6 +103,16 @@ class Source(StrEnum):
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields(cls, data: Any) -> Any:
+        """Accept a serialised model: its computed fields are derived again, not read back."""
+        if isinstance(data, dict) and cls.model_computed_fields:
+            data = {
+                key: value for key, value in data.items() if key not in cls.model_computed_fields
+            }
+        return data
 
 
 class RerankOptions(_Model):
@@ -317,14 +361,6 @@ class Reference(_Model):
     data: JSON | None = None
     metadata: JSON = Field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_snippet(cls, data: Any) -> Any:
-        """Accept a serialised reference: its ``snippet`` is derived from ``content``."""
-        if isinstance(data, dict) and "snippet" in data:
-            data = {key: value for key, value in data.items() if key != "snippet"}
-        return data
-
     @computed_field  # type: ignore[prop-decorator]
     @property
     def snippet(self) -> str:
@@ -350,14 +386,6 @@ class ReferenceContext(_Model):
     """Citation IDs whose content was shortened to fit the token budget."""
     omitted: list[str] = Field(default_factory=list)
     """Citation IDs left out of ``xml`` because the budget was spent; still in ``references``."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_tokens(cls, data: Any) -> Any:
-        """Accept a serialised context: its ``tokens`` is derived from ``xml``, not stored."""
-        if isinstance(data, dict) and "tokens" in data:
-            data = {key: value for key, value in data.items() if key != "tokens"}
-        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property

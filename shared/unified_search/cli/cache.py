@@ -8,7 +8,7 @@ import json
 import click
 
 from unified_search.cli.console import stdout
-from unified_search.cli.options import config_option
+from unified_search.cli.options import config_option, format_option
 
 
 @click.group()
@@ -28,14 +28,7 @@ def cache() -> None:
 
 
 @cache.command()
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="table: one line per figure; json: the statistics as an object.",
-)
+@format_option(("table", "json"), "table: one line per figure; json: the statistics as an object.")
 @config_option
 def stats(output: str, config_path: str | None) -> int:
     """Show what the web cache holds and how often it answered."""

@@ -8,7 +8,7 @@ import click
 import yaml
 
 from unified_search.cli.console import stdout
-from unified_search.cli.options import config_option
+from unified_search.cli.options import config_option, format_option
 from unified_search.cli.settings import ENVIRONMENT, load_config
 
 _HELP = """Print the merged configuration (file < environment < flags), secrets redacted.
@@ -22,14 +22,7 @@ Environment variables read by the command line:
 
 
 @click.command(name="config", help=_HELP)
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="How to print the configuration.",
-)
+@format_option(("yaml", "json"), "How to print the configuration.")
 @config_option
 def show_config(output: str, config_path: str | None) -> int:
     """Print the merged configuration, redacted (the help text is ``_HELP``)."""

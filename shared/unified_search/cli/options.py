@@ -49,6 +49,18 @@ def config_option(function: F) -> F:
     )(function)
 
 
+def format_option(formats: Sequence[str], help: str) -> Callable[[F], F]:
+    """Add ``--format`` (read as ``output``) choosing one of ``formats``; the first is the default."""
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(list(formats)),
+        default=formats[0],
+        show_default=True,
+        help=help,
+    )
+
+
 def source_options(function: F) -> F:
     """Add the options that choose and narrow sources."""
     decorators = [
@@ -83,13 +95,9 @@ def source_options(function: F) -> F:
             help="Reranker (weighted, rrf, intent ...); sets uses.rerank.",
         ),
         click.option("--top-n", type=click.IntRange(1, 1000), help="How many references to keep."),
-        click.option(
-            "--format",
-            "output",
-            type=click.Choice(FORMATS),
-            default="table",
-            show_default=True,
-            help="table: references and trace; json: the whole response; xml: the <references> "
+        format_option(
+            FORMATS,
+            "table: references and trace; json: the whole response; xml: the <references> "
             "block; markdown: a cited list.",
         ),
         click.option(

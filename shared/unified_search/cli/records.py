@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from unified_search.cli.console import plain, print_json, stdout
-from unified_search.cli.options import BadInput
+from unified_search.cli.options import BadInput, format_option
 from unified_search.cli.render import error_line, references_table
 
 if TYPE_CHECKING:
@@ -39,14 +39,7 @@ SOURCES = ("user", "hook", "auto", "web", "kb", "db")
     is_flag=True,
     help="The searches whose records were given up on (not stored), and how many in all.",
 )
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="table: searches and references; json: the stored records.",
-)
+@format_option(("table", "json"), "table: searches and references; json: the stored records.")
 def records(
     request_id: str | None,
     chat_id: str | None,

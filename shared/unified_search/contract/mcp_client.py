@@ -19,7 +19,7 @@ from typing import Any
 
 from unified_search._optional import MissingDependencyError, require
 from unified_search.config.search import MCPServerConfig, SearchConfig
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import ErrorCode, SearchError, provider_failure
 
 
 async def call_mcp_tool(
@@ -82,9 +82,7 @@ async def _guarded(
             ErrorCode.NETWORK_ERROR, f"cannot start or reach the server: {exc}", provider=where
         ) from exc
     except Exception as exc:  # the SDK raises its own types (McpError, anyio errors, ...)
-        raise SearchError(
-            ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=where
-        ) from exc
+        raise provider_failure(exc, where) from exc
 
 
 def server_config(config: SearchConfig, server: str) -> MCPServerConfig:

@@ -22,10 +22,11 @@ figures; ``having`` and ``orders`` may name a figure by its ``as`` name. A
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from unified_search.types import Choice
 
 #: Deepest nesting of ``or``/``wheres`` groups accepted (keeps compilation cheap and bounded).
 MAX_DEPTH = 8
@@ -38,11 +39,11 @@ MAX_HOPS = 2
 MAX_AGGREGATES = 8
 
 
-class Op(StrEnum):
+class Op(Choice):
     """The operators a condition may use; anything else is rejected.
 
     Example:
-        >>> Op.parse("NOT  LIKE")
+        >>> Op.from_str("NOT  LIKE")
         <Op.NOT_LIKE: 'not like'>
     """
 
@@ -61,16 +62,9 @@ class Op(StrEnum):
     BETWEEN = "between"
 
     @classmethod
-    def parse(cls, value: object) -> Op:
-        """Accept an ``Op`` or its spelling in any case and spacing; the error lists the valid ops."""
-        if isinstance(value, Op):
-            return value
-        text = " ".join(value.lower().split()) if isinstance(value, str) else ""
-        try:
-            return cls(text)
-        except ValueError:
-            valid = ", ".join(op.value for op in cls)
-            raise ValueError(f"unknown op {value!r}; valid ops: {valid}") from None
+    def _spelled(cls, value: object) -> str:
+        """An operator is read in any case and spacing."""
+        return " ".join(value.lower().split()) if isinstance(value, str) else ""
 
 
 _NO_VALUE = frozenset({Op.IS_NULL, Op.IS_NOT_NULL})
@@ -149,7 +143,7 @@ class Where(_Model):
     @field_validator("op", mode="before")
     @classmethod
     def _parse_op(cls, value: object) -> Op | None:
-        return None if value is None else Op.parse(value)
+        return None if value is None else Op.from_str(value)
 
     @model_validator(mode="before")
     @classmethod

@@ -251,24 +251,13 @@ class DBHandler:
         wanted: Sequence[str],
         executor: ReadOnlyExecutor,
     ) -> _Reading:
+        """The delegate's plans when ``uses.querydsl`` names one and it answers, else the builtin's."""
         uses = ctx.config.uses.querydsl
         warnings: list[str] = []
         if uses != BUILTIN:
             delegated = await self._delegated(uses, request, ctx, models, wanted, warnings)
             if delegated is not None:
                 return _Reading(delegated, uses)
-        reading = await self._builtin(request, ctx, models, wanted, executor)
-        reading.warnings = warnings
-        return reading
-
-    async def _builtin(
-        self,
-        request: SearchRequest,
-        ctx: SearchContext,
-        models: Models,
-        wanted: Sequence[str],
-        executor: ReadOnlyExecutor,
-    ) -> _Reading:
         domain = await self._domain(ctx, models, executor)
         every = ctx.config.db.multi_model == "all"
         read = await self._read(
@@ -276,7 +265,7 @@ class DBHandler:
         )
         for plan in read.plans:
             await ctx.log("info", f"builtin DSL for {plan.dsl.model}: {plan.dsl.as_json()}")
-        return _Reading(read.plans, BUILTIN, read.unknown, read.notes)
+        return _Reading(read.plans, BUILTIN, read.unknown, read.notes, warnings)
 
     async def _delegated(
         self,

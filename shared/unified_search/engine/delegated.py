@@ -31,7 +31,7 @@ from unified_search.config.search import SearchConfig
 from unified_search.contract.agent_items import agent_item, answer_entries, bad_output
 from unified_search.contract.handler import SearchContext
 from unified_search.engine.choices import SEARCH_CHOICES
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import SearchError, provider_failure
 from unified_search.types import JSON, ResultItem, SearchRequest, SearchResult, SearchType, Source
 
 Fetch = Callable[[SearchRequest, SearchContext], Awaitable[SearchResult]]
@@ -112,9 +112,7 @@ class DelegatedSearch:
         except SearchError:
             raise
         except Exception as exc:  # an agent's own failure is this source's failure
-            raise SearchError(
-                ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=self.uses
-            ) from exc
+            raise provider_failure(exc, self.uses) from exc
         return self._sorted(answer_entries(output, provider=self.uses))
 
     def _sorted(self, entries: list[Any]) -> Answer:

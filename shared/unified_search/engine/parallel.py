@@ -9,28 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from enum import StrEnum
 from typing import TypeVar
 
+from unified_search.types import Choice
+
 T = TypeVar("T")
-E = TypeVar("E", bound=StrEnum)
 
 
-def parse_choice(kind: type[E], value: str, noun: str) -> E:
-    """Parse ``value`` as a member of ``kind``; the error names ``noun`` and the valid values.
-
-    Example:
-        >>> parse_choice(Mode, "any", "mode")
-        <Mode.ANY: 'any'>
-    """
-    try:
-        return kind(value)
-    except ValueError:
-        valid = ", ".join(member.value for member in kind)
-        raise ValueError(f"unknown {noun} {value!r}; valid modes: {valid}") from None
-
-
-class Mode(StrEnum):
+class Mode(Choice):
     """How long a fan-out waits."""
 
     ALL = "all"
@@ -39,11 +25,6 @@ class Mode(StrEnum):
     """The first task whose value is useful (``useful(value)``); all if none is."""
     RACE = "race"
     """The first task to finish, useful or not."""
-
-    @classmethod
-    def from_str(cls, value: str) -> Mode:
-        """Parse a mode name; the error lists the valid names."""
-        return parse_choice(cls, value, "mode")
 
 
 async def fan_out(

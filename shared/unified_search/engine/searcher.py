@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 
 from unified_search._lifecycle import Closable
 from unified_search._optional import require
-from unified_search._sync import run_sync
+from unified_search._sync import run_sync, sync_twin
 from unified_search.citations.context import build_context
 from unified_search.citations.ids import CitationAllocator
 from unified_search.citations.numbering import Numbered, Numbering
@@ -454,52 +454,15 @@ class Searcher(Closable):
             await trace.root_log("error", message)
         return unpersisted is None, warnings
 
-    # -- sync twins -----------------------------------------------------------------------
+    # -- sync twins (they work inside Jupyter and running loops too) ----------------------
 
-    def search(self, request: RequestLike, **options: Unpack[RunOptions]) -> SearchResponse:
-        """Sync twin of ``asearch`` (works inside Jupyter and running loops)."""
-        return run_sync(self.asearch(request, **options))
-
-    def all(self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]) -> SearchResponse:
-        """Sync twin of ``aall``."""
-        return run_sync(self.aall(requests, **options))
-
-    def any(self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]) -> SearchResponse:
-        """Sync twin of ``aany``."""
-        return run_sync(self.aany(requests, **options))
-
-    def race(
-        self, requests: Sequence[RequestLike], **options: Unpack[RunOptions]
-    ) -> SearchResponse:
-        """Sync twin of ``arace``."""
-        return run_sync(self.arace(requests, **options))
-
-    def run(
-        self,
-        requests: Sequence[RequestLike],
-        *,
-        mode: Mode | str = Mode.ALL,
-        **options: Unpack[RunOptions],
-    ) -> SearchResponse:
-        """Sync twin of ``arun``."""
-        return run_sync(self.arun(requests, mode=mode, **options))
-
-    def retrieve(
-        self, url: str, *, source: Source = Source.USER, **options: Unpack[RunOptions]
-    ) -> SearchResponse:
-        """Sync twin of ``aretrieve``."""
-        return run_sync(self.aretrieve(url, source=source, **options))
-
-    def rerank(
-        self,
-        query: str,
-        items: Sequence[ResultItem],
-        *,
-        reranker: str | None = None,
-        top_n: int | None = None,
-    ) -> list[Ranked]:
-        """Sync twin of ``arerank``."""
-        return run_sync(self.arerank(query, items, reranker=reranker, top_n=top_n))
+    search = sync_twin(asearch)
+    all = sync_twin(aall)
+    any = sync_twin(aany)
+    race = sync_twin(arace)
+    run = sync_twin(arun)
+    retrieve = sync_twin(aretrieve)
+    rerank = sync_twin(arerank)
 
     # -- lifecycle ------------------------------------------------------------------------
 

@@ -21,24 +21,23 @@ HTTP API) and the CLI run them through :func:`arun_mode`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from unified_search._sync import run_sync
 from unified_search.config.search import SearchConfig
 from unified_search.contract.response import SearchResponse
-from unified_search.engine.parallel import Mode, parse_choice
+from unified_search.engine.parallel import Mode
 from unified_search.nlp.intent import strategy_for
 from unified_search.policy.deep import DeepSearchInfo, deep_plan, recorded
 from unified_search.policy.sources import usable_providers
 from unified_search.policy.synthesis import answer_prompt
-from unified_search.types import SearchRequest, SearchType
+from unified_search.types import Choice, SearchRequest, SearchType
 
 if TYPE_CHECKING:
     from unified_search.engine.searcher import Searcher
 
 
-class QueryMode(StrEnum):
+class QueryMode(Choice):
     """How thoroughly a question is searched."""
 
     FAST = "fast"
@@ -49,11 +48,6 @@ class QueryMode(StrEnum):
     """``deep``, plus synthesis instructions for the model in the citation prompt."""
     AUTO = "auto"
     """The question's intent picks ``fast``, ``deep`` or ``answer``."""
-
-    @classmethod
-    def from_str(cls, value: str) -> QueryMode:
-        """Parse a mode name; the error lists the valid names."""
-        return parse_choice(cls, value, "query mode")
 
 
 def plan_mode(

@@ -32,7 +32,7 @@ from typing import Annotated, Any, TypedDict, Unpack
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from unified_search._sync import run_sync
+from unified_search._sync import sync_twin
 from unified_search.contract.events import EventSink
 from unified_search.contract.response import SearchResponse
 from unified_search.engine.attachments import DataSource
@@ -370,30 +370,7 @@ class SearchSession:
 
     # -- sync twins -----------------------------------------------------------------------
 
-    def search(
-        self, query: str, options: SearchOptions | None = None, **call: Unpack[Call]
-    ) -> SearchResponse:
-        """Sync twin of ``asearch``."""
-        return run_sync(self.asearch(query, options, **call))
-
-    def call_tool(
-        self,
-        name: ToolName | str,
-        arguments: Mapping[str, Any] | BaseModel,
-        *,
-        limits: ToolLimits | None = None,
-        mode: QueryMode | str | None = None,
-        **call: Unpack[Call],
-    ) -> ToolAnswer:
-        """Sync twin of ``acall_tool``."""
-        return run_sync(self.acall_tool(name, arguments, limits=limits, mode=mode, **call))
-
-    def retrieve(
-        self, url: str, *, limits: ToolLimits | None = None, **call: Unpack[Call]
-    ) -> SearchResponse:
-        """Sync twin of ``aretrieve``."""
-        return run_sync(self.aretrieve(url, limits=limits, **call))
-
-    def cite(self, items: Sequence[ResultItem], scope: str) -> list[ResultItem]:
-        """Sync twin of ``acite``."""
-        return run_sync(self.acite(items, scope))
+    search = sync_twin(asearch)
+    call_tool = sync_twin(acall_tool)
+    retrieve = sync_twin(aretrieve)
+    cite = sync_twin(acite)

@@ -9,8 +9,7 @@ async twins); answers are not the store's to hold, only what was said about them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import JSON as SQL_JSON
 from sqlalchemy import (
     Column,
-    Connection,
     DateTime,
     Integer,
     MetaData,
@@ -29,8 +27,8 @@ from sqlalchemy import (
 )
 
 from unified_search.contract.checks import CitationReport
-from unified_search.records.model import as_utc
-from unified_search.records.outage import StoreGate
+from unified_search.records.model import Connect, as_utc, search_table
+from unified_search.records.outage import StoreGate, gated_twin
 
 
 class StoredChecks(BaseModel):
@@ -55,11 +53,9 @@ class StoredChecks(BaseModel):
 
 def define_checks(metadata: MetaData, prefix: str) -> Table:
     """Declare the citation checks table."""
-    return Table(
-        f"{prefix}citation_checks",
+    return search_table(
         metadata,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("request_id", String(255), nullable=False, index=True),
+        f"{prefix}citation_checks",
         Column("chat_id", String(255)),
         Column("search_id", String(64)),
         Column("flagged", Integer, nullable=False),
@@ -72,7 +68,7 @@ class CheckRecords:
     """The citation-check methods of ``SearchStore`` (it provides the table and connections)."""
 
     checks: Table
-    _connection: Callable[[], AbstractContextManager[Connection]]
+    _connection: Connect
     _gate: StoreGate
 
     def save_checks(
@@ -109,24 +105,8 @@ class CheckRecords:
         with self._connection() as conn:
             return list(_rows(conn.execute(statement).mappings()))
 
-    async def asave_checks(
-        self,
-        request_id: str,
-        report: CitationReport,
-        *,
-        chat_id: str | None = None,
-        search_id: str | None = None,
-    ) -> StoredChecks:
-        """Async twin of ``save_checks``."""
-        saved: StoredChecks = await self._gate.call(
-            self.save_checks, request_id, report, chat_id=chat_id, search_id=search_id
-        )
-        return saved
-
-    async def aget_checks(self, request_id: str) -> list[StoredChecks]:
-        """Async twin of ``get_checks``."""
-        found: list[StoredChecks] = await self._gate.call(self.get_checks, request_id)
-        return found
+    asave_checks = gated_twin(save_checks)
+    aget_checks = gated_twin(get_checks)
 
 
 def _rows(rows: Any) -> Iterator[StoredChecks]:

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import (
     Column,
-    Connection,
     DateTime,
-    Integer,
     MetaData,
     String,
     Table,
@@ -33,11 +30,10 @@ from sqlalchemy import (
 )
 
 from unified_search.errors import ErrorCode, SearchError
+from unified_search.records.model import Connect, search_table
 from unified_search.records.writer import PendingWrite
 
 logger = logging.getLogger(__name__)
-Connect = Callable[[], AbstractContextManager[Connection]]
-"""Opens one transaction of the store (``SearchStore._connection``)."""
 
 
 class DroppedSearch(BaseModel):
@@ -53,11 +49,9 @@ class DroppedSearch(BaseModel):
 
 def define_drops(metadata: MetaData, prefix: str) -> Table:
     """Declare the table of dropped searches."""
-    return Table(
-        f"{prefix}search_drops",
+    return search_table(
         metadata,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("request_id", String(255), nullable=False, index=True),
+        f"{prefix}search_drops",
         Column("code", String(32), nullable=False),
         Column("message", Text, nullable=False),
         Column("dropped_at", DateTime(timezone=True), nullable=False),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -33,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import (
     Column,
+    Connection,
     DateTime,
     Float,
     ForeignKey,
@@ -63,6 +65,8 @@ from unified_search.types import (
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
+Connect = Callable[[], AbstractContextManager[Connection]]
+"""Opens one transaction of the store (``SearchStore._connection``)."""
 
 
 def remember_last(function: Callable[[_In], _Out]) -> Callable[[_In], _Out]:
@@ -283,12 +287,26 @@ def define_tables(metadata: MetaData, prefix: str) -> tuple[Table, Table]:
     return records, _references_table(metadata, prefix, records)
 
 
-def _records_table(metadata: MetaData, prefix: str) -> Table:
+def search_table(metadata: MetaData, name: str, *columns: Column[Any]) -> Table:
+    """Declare a table of rows about searches: its own ``id`` key, then the ``request_id`` it is found by.
+
+    Example:
+        >>> [c.name for c in search_table(MetaData(), "notes", Column("text", Text)).c]
+        ['id', 'request_id', 'text']
+    """
     return Table(
-        f"{prefix}search_records",
+        name,
         metadata,
         Column("id", Integer, primary_key=True, autoincrement=True),
         Column("request_id", String(255), nullable=False, index=True),
+        *columns,
+    )
+
+
+def _records_table(metadata: MetaData, prefix: str) -> Table:
+    return search_table(
+        metadata,
+        f"{prefix}search_records",
         Column("chat_id", String(255), index=True),
         Column("query", Text, nullable=False),
         Column("type", String(16), nullable=False),

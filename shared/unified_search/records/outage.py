@@ -16,13 +16,14 @@ import asyncio
 import functools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from unified_search.errors import ErrorCode, SearchError
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class StoreGate:
@@ -105,3 +106,32 @@ class StoreGate:
     def _mark_up(self) -> None:
         with self._lock:
             self._down_until = 0.0
+
+
+class Gated(Protocol):
+    """What holds a ``StoreGate`` (the store and its parts)."""
+
+    _gate: StoreGate
+
+
+G = TypeVar("G", bound=Gated)
+
+
+def gated_twin(
+    method: Callable[Concatenate[G, P], T],
+) -> Callable[Concatenate[G, P], Coroutine[Any, Any, T]]:
+    """Make the async twin of a blocking store method: its parameters, run through the gate.
+
+    The twin calls the instance's own method, so a subclass that overrides it changes both.
+    """
+    name = method.__name__
+
+    @functools.wraps(method)
+    async def twin(self: G, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        done: T = await self._gate.call(getattr(self, name), *args, **kwargs)
+        return done
+
+    twin.__name__ = "a" + name
+    twin.__qualname__ = twin.__qualname__.rpartition(".")[0] + "." + twin.__name__
+    twin.__doc__ = f"Async twin of ``{name}``."
+    return twin

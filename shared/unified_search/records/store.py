@@ -78,7 +78,7 @@ from unified_search.records.model import (
     records_from_response,
     reference_from_row,
 )
-from unified_search.records.outage import StoreGate
+from unified_search.records.outage import StoreGate, gated_twin
 from unified_search.records.rows import (
     RECORD_COLUMNS,
     REFERENCE_COLUMNS,
@@ -405,9 +405,7 @@ class SearchStore(CheckRecords, Closable):
                 retryable=True,
             ) from None
 
-    async def aremember_citations(self, scope: str, indices: Mapping[str, int]) -> None:
-        """Async twin of ``remember_citations``."""
-        await self._gate.call(self.remember_citations, scope, indices)
+    aremember_citations = gated_twin(remember_citations)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -526,52 +524,14 @@ class SearchStore(CheckRecords, Closable):
         self._gate.close()
         self.engine.dispose()
 
-    async def asave(self, records: Sequence[SearchRecord]) -> list[SearchRecord]:
-        """Async twin of ``save``."""
-        return await self._gate.call(self.save, records)
-
-    async def aget_searches(
-        self, request_id: str, *, include_deleted: bool = False
-    ) -> list[SearchRecord]:
-        """Async twin of ``get_searches``."""
-        return await self._gate.call(self.get_searches, request_id, include_deleted=include_deleted)
-
-    async def aget_reference(self, request_id: str, index: int) -> Reference | None:
-        """Async twin of ``get_reference``."""
-        return await self._gate.call(self.get_reference, request_id, index)
-
-    async def aget_references(self, request_id: str) -> list[Reference]:
-        """Async twin of ``get_references``."""
-        return await self._gate.call(self.get_references, request_id)
-
-    async def afind_searches(
-        self,
-        *,
-        chat_id: str | None = None,
-        source: Source | SearchType | str | None = None,
-        limit: int = 100,
-        include_deleted: bool = False,
-    ) -> list[SearchRecord]:
-        """Async twin of ``find_searches``."""
-        return await self._gate.call(
-            self.find_searches,
-            chat_id=chat_id,
-            source=source,
-            limit=limit,
-            include_deleted=include_deleted,
-        )
-
-    async def astatus(self) -> StoreStatus:
-        """Async twin of ``status``."""
-        return await self._gate.call(self.status)
-
-    async def adropped_searches(self, limit: int = 100) -> tuple[int, list[DroppedSearch]]:
-        """Async twin of ``dropped_searches``."""
-        return await self._gate.call(self.dropped_searches, limit)
-
-    async def adelete_chat(self, chat_id: str) -> int:
-        """Async twin of ``delete_chat``."""
-        return await self._gate.call(self.delete_chat, chat_id)
+    asave = gated_twin(save)
+    aget_searches = gated_twin(get_searches)
+    aget_reference = gated_twin(get_reference)
+    aget_references = gated_twin(get_references)
+    afind_searches = gated_twin(find_searches)
+    astatus = gated_twin(status)
+    adropped_searches = gated_twin(dropped_searches)
+    adelete_chat = gated_twin(delete_chat)
 
     async def aclose(self) -> None:
         """Async twin of ``close``."""

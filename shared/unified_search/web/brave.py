@@ -17,10 +17,11 @@ from unified_search.types import ResultItem, SearchRequest
 from unified_search.web.extras import ProviderAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
+    Details,
     Fields,
     check_options,
     entries,
-    make_item,
+    make_items,
     parse_json,
     questions,
     unsupported,
@@ -127,18 +128,11 @@ def _section(data: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
 
 
 def _items(raw: list[Mapping[str, Any]], settings: CallSettings) -> list[ResultItem]:
-    items = (
-        make_item(
-            "brave",
-            rank,
-            entry,
-            _FIELDS,
-            now=settings.now,
-            extra={"age": entry.get("age"), "extra_snippets": entry.get("extra_snippets")},
-        )
-        for rank, entry in enumerate(raw)
-    )
-    return [item for item in items if item is not None]
+    return make_items("brave", raw, _FIELDS, now=settings.now, details=_details)
+
+
+def _details(entry: Mapping[str, Any]) -> Details:
+    return {"extra": {"age": entry.get("age"), "extra_snippets": entry.get("extra_snippets")}}
 
 
 def _language(request: SearchRequest) -> str:

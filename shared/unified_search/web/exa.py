@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -9,15 +10,16 @@ from typing import Any
 import httpx
 
 from unified_search.dates import SPANS
-from unified_search.types import ResultItem, SearchRequest, TimeRange
+from unified_search.types import SearchRequest, TimeRange
 from unified_search.web.extras import ProviderAnswer
 from unified_search.web.provider import (
     CallSettings,
+    Details,
     Fields,
     bounded_score,
     check_options,
     entries,
-    make_item,
+    make_items,
     parse_json,
 )
 
@@ -82,22 +84,21 @@ class Exa:
         """Read ``results[]``; the snippet is the text, else the highlights."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
-        full = request.include_raw_content
-        items = [_item(rank, raw, settings, full) for rank, raw in enumerate(results)]
-        return ProviderAnswer([item for item in items if item is not None])
+        details = functools.partial(_details, full=request.include_raw_content)
+        return ProviderAnswer(
+            make_items(self.name, results, _FIELDS, now=settings.now, details=details)
+        )
 
 
-def _item(
-    rank: int, raw: Mapping[str, Any], settings: CallSettings, full: bool
-) -> ResultItem | None:
+def _details(raw: Mapping[str, Any], *, full: bool) -> Details:
+    """The snippet (the text, else the highlights), the author and, if asked, the full text."""
     text = raw.get("text")
     highlights = raw.get("highlights")
     snippet = text if isinstance(text, str) and text.strip() else ""
     if (full or not snippet) and isinstance(highlights, list):
         snippet = " … ".join(h for h in highlights if isinstance(h, str)) or snippet
-    snippet = snippet[:TEXT_CHARS] if full else snippet
-    extra = {"author": raw.get("author"), "raw_content": text if full else None}
-    score = bounded_score(raw.get("score"))
-    return make_item(
-        "exa", rank, raw, _FIELDS, now=settings.now, content=snippet, score=score, extra=extra
-    )
+    return {
+        "content": snippet[:TEXT_CHARS] if full else snippet,
+        "score": bounded_score(raw.get("score")),
+        "extra": {"author": raw.get("author"), "raw_content": text if full else None},
+    }

@@ -20,14 +20,14 @@ from typing import Any
 
 import httpx
 
-from unified_search._sync import run_sync
+from unified_search._sync import sync_twin
 from unified_search.auth import Secret
 from unified_search.config.search import SearchConfig
 from unified_search.contract.delegates import parse_uses
 from unified_search.contract.handler import SearchContext
 from unified_search.contract.steps import StepName
 from unified_search.dates import parse_date, within_period
-from unified_search.errors import ErrorCode, SearchError
+from unified_search.errors import ErrorCode, SearchError, provider_failure
 from unified_search.http import Clock, Deadline, HttpClient, OnBackoff, Sleep
 from unified_search.types import ResultItem, SearchRequest, SearchResult, SearchType
 from unified_search.urls import in_domains
@@ -141,11 +141,7 @@ class WebHandler:
         """Return the readable text of ``url`` (SSRF-guarded, deadline-bound; see ``web.reader``)."""
         return await self._reader(ctx_or_config).read(url)
 
-    def retrieve(
-        self, url: str, ctx_or_config: SearchContext | SearchConfig | None = None
-    ) -> ResultItem:
-        """Sync twin of ``aretrieve``."""
-        return run_sync(self.aretrieve(url, ctx_or_config))
+    retrieve = sync_twin(aretrieve)
 
     async def aretrieve_many(
         self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
@@ -153,11 +149,7 @@ class WebHandler:
         """Read several URLs concurrently: one ``Retrieved`` per URL, in order, item or coded error."""
         return await self._reader(ctx_or_config).read_many(urls)
 
-    def retrieve_many(
-        self, urls: Sequence[str], ctx_or_config: SearchContext | SearchConfig | None = None
-    ) -> list[Retrieved]:
-        """Sync twin of ``aretrieve_many``."""
-        return run_sync(self.aretrieve_many(urls, ctx_or_config))
+    retrieve_many = sync_twin(aretrieve_many)
 
     async def aclose(self) -> None:
         """Close the HTTP client (when this handler made it) and the cache."""
@@ -258,9 +250,7 @@ class WebHandler:
         except SearchError:
             raise
         except Exception as exc:
-            raise SearchError(
-                ErrorCode.PROVIDER_ERROR, f"{type(exc).__name__}: {exc}", provider=uses
-            ) from exc
+            raise provider_failure(exc, uses) from exc
         return fuse([items_from_output(output, provider=uses)], limit)
 
 

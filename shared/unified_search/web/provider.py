@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import httpx
 
@@ -176,22 +176,6 @@ def with_sites(query: str, sites: Sequence[str], exclude: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def google_dates(request: SearchRequest) -> str | None:
-    """Google's ``tbs`` custom date range (``cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY``), if asked.
-
-    Example:
-        >>> from datetime import date
-        >>> google_dates(SearchRequest(query="q", start_date=date(2026, 1, 5)))
-        'cdr:1,cd_min:1/5/2026'
-    """
-    parts = [
-        f"{name}:{day.month}/{day.day}/{day.year}"
-        for name, day in (("cd_min", request.start_date), ("cd_max", request.end_date))
-        if day is not None
-    ]
-    return ",".join(["cdr:1", *parts]) if parts else None
-
-
 def sibling(url: str, name: str) -> str:
     """Replace the last path segment of ``url`` (``…/search`` → ``…/news``)."""
     return url.rstrip("/").rsplit("/", 1)[0] + "/" + name
@@ -292,16 +276,35 @@ def make_item(
     )
 
 
+class Details(TypedDict, total=False):
+    """What one raw result gives besides its fields: its own snippet, score and metadata."""
+
+    content: str | None
+    score: float | None
+    extra: Mapping[str, Any] | None
+
+
 def make_items(
     provider: str,
     raw: Sequence[Mapping[str, Any]],
     fields: Fields,
     *,
     now: datetime | None = None,
-    start: int = 0,
+    details: Callable[[Mapping[str, Any]], Details] | None = None,
 ) -> list[ResultItem]:
-    """``make_item`` over a list, ranks counted from ``start``, unusable entries dropped."""
-    items = (make_item(provider, start + n, entry, fields, now=now) for n, entry in enumerate(raw))
+    """``make_item`` over a list, ranked in order, unusable entries dropped.
+
+    ``details`` reads what a provider adds to each entry (see ``make_item``).
+
+    Example:
+        >>> raw = [{"url": "https://a.example", "score": 0.5}, {"title": "no url"}]
+        >>> [i.score for i in make_items("x", raw, Fields(), details=lambda r: {"score": r.get("score")})]
+        [0.5]
+    """
+    items = (
+        make_item(provider, rank, entry, fields, now=now, **(details(entry) if details else {}))
+        for rank, entry in enumerate(raw)
+    )
     return [item for item in items if item is not None]
 
 

@@ -13,6 +13,7 @@ error naming them, never a silent empty result. Older instances list
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,10 +25,11 @@ from unified_search.types import SearchRequest
 from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
 from unified_search.web.provider import (
     CallSettings,
+    Details,
     Fields,
     check_options,
     entries,
-    make_item,
+    make_items,
     parse_json,
     plain,
     texts,
@@ -96,23 +98,13 @@ class SearXNG:
                 retryable=False,
             )
         best = max((_raw_score(raw) for raw in results), default=0.0)
-        items = (
-            make_item(
-                self.name,
-                rank,
-                raw,
-                _FIELDS,
-                now=settings.now,
-                score=_raw_score(raw) / best if best > 0 else None,
-                extra={"engines": raw.get("engines")},
-            )
-            for rank, raw in enumerate(results)
-        )
+        details = functools.partial(_details, best=best)
+        items = make_items(self.name, results, _FIELDS, now=settings.now, details=details)
         extras = WebExtras(
             answers=_answers(data) if request.include_answer else [],
             related_searches=texts(data.get("suggestions")),
         )
-        return ProviderAnswer([item for item in items if item is not None], extras)
+        return ProviderAnswer(items, extras)
 
 
 def _locale(request: SearchRequest) -> str:
@@ -147,6 +139,12 @@ def _unresponsive(data: Mapping[str, Any]) -> str:
             reason = f" ({plain(pair[1])})" if len(pair) > 1 else ""
             named.append(plain(pair[0]) + reason)
     return ", ".join(named)
+
+
+def _details(raw: Mapping[str, Any], *, best: float) -> Details:
+    """The score scaled by the answer's best one, and the engines that found the page."""
+    score = _raw_score(raw) / best if best > 0 else None
+    return {"score": score, "extra": {"engines": raw.get("engines")}}
 
 
 def _raw_score(raw: Mapping[str, Any]) -> float:

@@ -8,7 +8,6 @@ it does accept.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,23 +16,27 @@ import httpx
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule, bad_payload
 from unified_search.types import SearchRequest
-from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
+from unified_search.web.extras import ProviderAnswer
+from unified_search.web.google import TIME_RANGES, GoogleKeys, google_dates, google_extras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
     check_options,
     entries,
-    google_dates,
     make_items,
     parse_json,
-    plain,
-    questions,
     unsupported,
     with_sites,
 )
 
 ENDPOINT = "https://serpapi.com/search.json"
 _FIELDS = Fields(url="link", content="snippet", published=("date",))
+_GOOGLE = GoogleKeys(
+    answer_box="answer_box",
+    questions="related_questions",
+    searches="related_searches",
+    answer_text=("answer", "snippet", "result"),
+)
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ ENGINES: dict[str, Engine] = {
     "google": Engine(
         "q",
         "num",
-        _ranges("tbs", ("qdr:d", "qdr:w", "qdr:m", "qdr:y")),
+        {name: ("tbs", code) for name, code in TIME_RANGES.items()},
         country="gl",
         language="hl",
         news=("tbm", "nws"),
@@ -163,7 +166,7 @@ class SerpApi:
         """
         data = parse_json(response, self.name)
         key = "news_results" if request.topic == "news" else "organic_results"
-        extras = _extras(data, request)
+        extras = google_extras(self.name, data, request, _GOOGLE)
         if key not in data:
             _check_empty(data)
             return ProviderAnswer([], extras)
@@ -173,25 +176,6 @@ class SerpApi:
 
 def _engine_name(request: SearchRequest, settings: CallSettings) -> str:
     return str(request.options.get("engine") or settings.engine or "google")
-
-
-def _extras(data: Mapping[str, Any], request: SearchRequest) -> WebExtras:
-    related = entries(data, "related_searches", provider="serpapi", required=False)
-    asked = entries(data, "related_questions", provider="serpapi", required=False)
-    box = data.get("answer_box")
-    answer = None
-    if request.include_answer and isinstance(box, Mapping):
-        text = plain(box.get("answer")) or plain(box.get("snippet")) or plain(box.get("result"))
-        link = box.get("link")
-        if text:
-            answer = WebAnswer(
-                provider="serpapi", text=text, url=link if isinstance(link, str) else None
-            )
-    return WebExtras(
-        answers=[answer] if answer else [],
-        related_questions=questions("serpapi", asked),
-        related_searches=[query for entry in related if (query := plain(entry.get("query")))],
-    )
 
 
 def _check_empty(data: dict[str, Any]) -> None:

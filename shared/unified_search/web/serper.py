@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -10,17 +9,15 @@ import httpx
 from unified_search.errors import ErrorCode
 from unified_search.http import Rule, bad_payload
 from unified_search.types import SearchRequest
-from unified_search.web.extras import ProviderAnswer, WebAnswer, WebExtras
+from unified_search.web.extras import ProviderAnswer
+from unified_search.web.google import TIME_RANGES, GoogleKeys, google_dates, google_extras
 from unified_search.web.provider import (
     CallSettings,
     Fields,
     check_options,
     entries,
-    google_dates,
     make_items,
     parse_json,
-    plain,
-    questions,
     sibling,
     with_sites,
 )
@@ -28,11 +25,10 @@ from unified_search.web.provider import (
 ENDPOINT = "https://google.serper.dev/search"
 TOPICS = ("general", "news")
 SUPPORTED = ("country", "language", "start_date", "end_date", "include_answer")
-#: Google's ``tbs`` time filter.
-TIME_RANGES = {"day": "qdr:d", "week": "qdr:w", "month": "qdr:m", "year": "qdr:y"}
 #: Where each topic's endpoint lists its results.
 RESULTS = {"general": "organic", "news": "news"}
 _FIELDS = Fields(url="link", content="snippet", published=("date",))
+_GOOGLE = GoogleKeys(answer_box="answerBox", questions="peopleAlsoAsk", searches="relatedSearches")
 
 
 class Serper:
@@ -83,26 +79,4 @@ class Serper:
             raise bad_payload(self.name, "unexpected JSON answer", str(data))
         raw = entries(data, key, provider=self.name, required=False)
         items = make_items(self.name, raw, _FIELDS, now=settings.now)
-        return ProviderAnswer(items, _extras(data, request))
-
-
-def _extras(data: Mapping[str, Any], request: SearchRequest) -> WebExtras:
-    related = [
-        plain(entry.get("query"))
-        for entry in entries(data, "relatedSearches", provider="serper", required=False)
-    ]
-    asked = entries(data, "peopleAlsoAsk", provider="serper", required=False)
-    box = data.get("answerBox")
-    answer = _answer(box) if request.include_answer and isinstance(box, Mapping) else None
-    return WebExtras(
-        answers=[answer] if answer else [],
-        related_questions=questions("serper", asked),
-        related_searches=[query for query in related if query],
-    )
-
-
-def _answer(box: Mapping[str, Any]) -> WebAnswer | None:
-    text = plain(box.get("answer")) or plain(box.get("snippet"))
-    link = box.get("link")
-    url = link if isinstance(link, str) else None
-    return WebAnswer(provider="serper", text=text, url=url) if text else None
+        return ProviderAnswer(items, google_extras(self.name, data, request, _GOOGLE))

@@ -9,7 +9,7 @@ import httpx
 
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.http import Rule
-from unified_search.types import ResultItem, SearchRequest
+from unified_search.types import SearchRequest
 from unified_search.web.extras import (
     ProviderAnswer,
     RelatedQuestion,
@@ -18,12 +18,14 @@ from unified_search.web.extras import (
     WebImage,
 )
 from unified_search.web.provider import (
+    OPTIONS,
     CallSettings,
+    Details,
     Fields,
     bounded_score,
     check_options,
     entries,
-    make_item,
+    make_items,
     parse_json,
     plain,
     texts,
@@ -40,15 +42,8 @@ MIN_QUERY_CHARS = 5
 #: Longer queries are refused by Tavily ("Query is too long"): refused here, nothing sent.
 MAX_QUERY_CHARS = 400
 TOPICS = ("general", "news")
-SUPPORTED = (
-    "country",
-    "start_date",
-    "end_date",
-    "include_answer",
-    "include_raw_content",
-    "include_images",
-    "include_image_descriptions",
-)
+#: Every request option but ``language``.
+SUPPORTED = tuple(option for option in OPTIONS if option != "language")
 #: ISO 3166-1 codes → the country names Tavily's ``country`` takes (general topic only).
 COUNTRIES = {
     "ae": "united arab emirates", "ar": "argentina", "at": "austria", "au": "australia",
@@ -126,11 +121,7 @@ class Tavily:
         """Read ``results[]`` (Tavily's ``score`` kept), ``answer``, ``images`` and follow-ups."""
         data = parse_json(response, self.name)
         results = entries(data, "results", provider=self.name, required=True)
-        items = [
-            item
-            for rank, raw in enumerate(results)
-            if (item := _item(rank, raw, settings)) is not None
-        ]
+        items = make_items(self.name, results, _FIELDS, now=settings.now, details=_details)
         return ProviderAnswer(items, _extras(data))
 
 
@@ -151,17 +142,13 @@ def _country(request: SearchRequest) -> str:
     return COUNTRIES[code]
 
 
-def _item(rank: int, raw: Mapping[str, Any], settings: CallSettings) -> ResultItem | None:
+def _details(raw: Mapping[str, Any]) -> Details:
+    """Tavily's own score, and the page's full text when it was asked for."""
     raw_content = raw.get("raw_content")
-    return make_item(
-        "tavily",
-        rank,
-        raw,
-        _FIELDS,
-        now=settings.now,
-        score=bounded_score(raw.get("score")),
-        extra={"raw_content": raw_content if isinstance(raw_content, str) else None},
-    )
+    return {
+        "score": bounded_score(raw.get("score")),
+        "extra": {"raw_content": raw_content if isinstance(raw_content, str) else None},
+    }
 
 
 def _extras(data: Mapping[str, Any]) -> WebExtras:
