@@ -10,8 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from unified_search import _moved
-
-__version__ = "0.2.0"
+from unified_search._version import __version__ as __version__
 
 _moved.install()
 

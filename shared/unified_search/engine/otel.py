@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from unified_search._optional import require
+from unified_search._version import __version__
 from unified_search.contract.events import EventName, SearchEvent, TraceNode, TraceStatus
 
 logger = logging.getLogger(__name__)
@@ -59,8 +60,6 @@ class OpenTelemetrySink:
         self, tracer_provider: Any = None, *, capture_content: bool = False, max_open: int = 10_000
     ) -> None:
         otel = require("opentelemetry.trace", extra="otel", purpose="OpenTelemetry export")
-        from unified_search import __version__
-
         self._trace = otel
         self.tracer = otel.get_tracer(
             "unified_search", __version__, tracer_provider=tracer_provider
