@@ -110,7 +110,8 @@ def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     if p.draft.limit is None and not plural:
         p.draft.limit = 1
     cue = p.reading.figure
-    if cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]:
+    inside = cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]
+    if cue is not None and inside and cue.fn == figure.fn:
         p.understood(cue.start, cue.end)  # "by number of orders" is this ranking's count
         p.reading.figure = None
     if wish.term:

@@ -26,6 +26,7 @@ from unified_search.db.nl.lexicon import (
 )
 from unified_search.db.nl.mentions import link_named
 from unified_search.db.nl.reading import Mention, Reading
+from unified_search.db.nl.doubts import doubts
 from unified_search.db.nl.state import NO_LEAD, PlanState
 from unified_search.db.nl.text import Token, escape_like, name_words, stem
 from unified_search.db.nl.vocabulary import Domain, Keyword
@@ -106,6 +107,7 @@ class Planner:
             _keyword(p, keyword, start)
         _account(p)
         p.unknown += _unplaced_groups(p)
+        p.unknown += doubts(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         if _negated_elsewhere(p):

@@ -1,0 +1,90 @@
+"""Shapes of a finished plan that answer a different question than the one asked.
+
+Each check names a construction the rules read only in part; the plan is then refused with the
+words it could not place, never answered:
+
+- a ranking by a count beside another figure ("the category with the highest average price",
+  "the gardener with the greatest total harvest"): ranked by which figure?
+- a figure compared with a number ("breeds that have an average weight above 20"): a test on
+  each group's figure, not on each row;
+- two superlatives on different columns ("the highest fare and the shortest duration"): two
+  figures, not one ordering broken by another;
+- values shared by different related rows ("countries with guests who stayed in a tent and
+  also guests who stayed in a cabin"): each test may hold for a different row;
+- groups of one row ("the average rate per booking" when each booking has one rate): a figure
+  per row is no grouping.
+"""
+
+from __future__ import annotations
+
+import re
+
+from unified_search.db.nl.state import PlanState
+
+_FIGURE = r"(?:average|mean|total|sum|combined|overall|maximum|minimum|highest|lowest)"
+_COMPARED = (
+    r"(?:above|over|below|under|exceeding|(?:more|less|fewer|greater|higher|lower)\s+than|"
+    r"at\s+(?:least|most))"
+)
+#: "that have an average weight above 20", "with a total cost of more than 100".
+_FIGURE_TESTED = re.compile(
+    rf"\b(?:have|has|had|having|with|whose)\s+(?:an?\s+|the\s+|their\s+|its\s+)?{_FIGURE}\b"
+    rf"(?:\s+[a-z_]+){{0,3}}?\s+(?:(?:is|are|was|were|of)\s+)?{_COMPARED}\s+\S"
+)
+
+
+def doubts(p: PlanState) -> list[str]:
+    """The words of each construction the plan answers only in part."""
+    found = []
+    text = p.reading.text
+    if _ranked_beside_a_figure(p):
+        found.append("ranked by which figure")
+    if match := _FIGURE_TESTED.search(text):
+        found.append(match.group(0))
+    if _two_superlatives(p):
+        found.append("two superlatives")
+    if _values_of_different_rows(p):
+        found.append("the same row or different rows")
+    if _groups_of_one_row(p):
+        found.append("a figure per row")
+    return found
+
+
+def _ranked_beside_a_figure(p: PlanState) -> bool:
+    counted = {a.name for a in p.draft.aggregates if a.fn == "count"}
+    others = [a for a in p.draft.aggregates if a.fn != "count"]
+    return bool(others) and any(o.field in counted for o in p.draft.orders)
+
+
+def _two_superlatives(p: PlanState) -> bool:
+    wishes = [w for w in p.reading.orders if not w.explicit and w.measure != "alpha"]
+    return len(wishes) > 1 and len({o.field for o in p.draft.orders}) > 1
+
+
+def _values_of_different_rows(p: PlanState) -> bool:
+    """Distinct values asked of rows that two related-row tests each reach on their own."""
+    if not p.draft.distinct:
+        return False
+    roots = [p.draft.joins[b.aliases[0]].model for b in p.draft.branches.values() if b.aliases]
+    return len(roots) != len(set(roots))
+
+
+def _groups_of_one_row(p: PlanState) -> bool:
+    """Grouping by a model's rows, with figures over that row or the one row it points to."""
+    aliases = {alias: join.model for alias, join in p.draft.joins.items()}
+    grouped = set()
+    for name in p.draft.group_by:
+        alias, _, column = name.rpartition(".")
+        model = aliases.get(alias, p.subject) if alias else p.subject
+        if column in p.domain.models[model].primary_key:
+            grouped.add(model)
+    for figure in p.draft.aggregates:
+        if figure.fn == "count" or figure.field is None:
+            continue
+        alias, _, _ = figure.field.rpartition(".")
+        measured = aliases.get(alias, p.subject) if alias else p.subject
+        for model in grouped:
+            paths = p.domain.relations.paths(model, measured)
+            if model == measured or (paths and all(s.forward for s in paths[0])):
+                return True
+    return False
