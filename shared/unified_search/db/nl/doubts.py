@@ -3,8 +3,9 @@
 Each check names a construction the rules read only in part; the plan is then refused with the
 words it could not place, never answered:
 
-- a ranking by a count beside another figure ("the category with the highest average price",
-  "the gardener with the greatest total harvest"): ranked by which figure?
+- a superlative ranking by one figure beside a figure of another kind ("the category with the
+  highest average price" counted, "the port with the greatest total crew" ranked by its largest
+  crew): ranked by which figure?
 - a figure compared with a number ("breeds that have an average weight above 20"): a test on
   each group's figure, not on each row;
 - two superlatives on different columns ("the highest fare and the shortest duration"): two
@@ -51,9 +52,12 @@ def doubts(p: PlanState) -> list[str]:
 
 
 def _ranked_beside_a_figure(p: PlanState) -> bool:
-    counted = {a.name for a in p.draft.aggregates if a.fn == "count"}
-    others = [a for a in p.draft.aggregates if a.fn != "count"]
-    return bool(others) and any(o.field in counted for o in p.draft.orders)
+    """A superlative ranks by one figure while the question asks for another of another kind."""
+    if any(w.explicit for w in p.reading.orders):
+        return False  # "… ordered by the number of books": the order says which
+    names = {a.name: a.fn for a in p.draft.aggregates}
+    ranked = {names[o.field] for o in p.draft.orders if o.field in names}
+    return bool(ranked) and len(set(names.values())) > 1
 
 
 def _two_superlatives(p: PlanState) -> bool:

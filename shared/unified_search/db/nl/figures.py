@@ -22,6 +22,7 @@ from unified_search.db.nl.vocabulary import Meaning
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
 _JOINED = re.compile(r"\s*(?:,|&|\band\b|,\s*and\b)?\s*(?:the\s+)?")
+_LISTED = re.compile(r"\s*(?:,|&|\band\b)")
 _DISTINCT = re.compile(r"\s*(?:of\s+)?(?:the\s+)?(?:distinct|different|unique)\b")
 _MONEY_MEASURES = frozenset({
     "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
@@ -282,5 +283,7 @@ def listing(p: PlanState) -> None:
     ]
     if first.of("model") or first.of("value") or not columns or not is_plural(first.text):
         return
+    if _LISTED.match(p.reading.text, first.end):
+        return  # "the site codes and types of …": several columns, asked of the rows
     p.draft.select, p.draft.distinct = [columns[0].column or ""], True
     p.used.add(first.start)

@@ -58,7 +58,7 @@ def find_overall(reading: Reading) -> None:
         op, measure = _OPS[match["op"]]
         term = match.span("term") if match["term"] else None
         end = term[0] if term else match.end("fn")
-        scoped = _scoped(reading.text, match.end())
+        scoped = _scoped(reading.text, match.end("fn"))
         reading.overalls.append(
             OverallTest(op, _FNS[match["fn"]], match.start(), end, term, measure, scoped)
         )
@@ -81,15 +81,23 @@ def _scoped(text: str, end: int) -> bool:
     return _SCOPE.match(text[end : clause.start() if clause else len(text)]) is not None
 
 
+def _values_after(p: PlanState, test: OverallTest) -> bool:
+    """Tell whether the figure's own clause names a stored value ("of all Crime books")."""
+    end = test.term[1] if test.term else test.end
+    clause = _CLAUSE_END.search(p.reading.text, end)
+    stop = clause.start() if clause else len(p.reading.text)
+    return any(end <= m.start < stop and m.of("value") for m in p.mentions)
+
+
 def place_overall(p: PlanState, test: OverallTest) -> None:
     """Place the comparison on its column, or report it not understood.
 
-    A figure over rows of its own ("of members from Boulder") is refused: the DSL takes it over
-    every row.
+    A figure over rows of its own ("of members from Boulder", "of Crime books") is refused: the
+    DSL takes it over every row.
     """
     column = _column(p, test)
     placed = p.draft.field(column.model, column.column or "") if column else None
-    if column is None or placed is None or test.scoped:
+    if column is None or placed is None or test.scoped or _values_after(p, test):
         p.unknown.append(p.reading.text[test.start : test.end])
         return
     figure = Overall.model_validate({"fn": test.fn, "field": column.column})

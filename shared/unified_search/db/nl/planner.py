@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, orders, overall, quantities, shown
+from unified_search.db.nl.doubts import doubts
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import (
     FILLER,
@@ -26,7 +27,6 @@ from unified_search.db.nl.lexicon import (
 )
 from unified_search.db.nl.mentions import link_named
 from unified_search.db.nl.reading import Mention, Reading
-from unified_search.db.nl.doubts import doubts
 from unified_search.db.nl.state import NO_LEAD, PlanState
 from unified_search.db.nl.text import Token, escape_like, name_words, stem
 from unified_search.db.nl.vocabulary import Domain, Keyword
