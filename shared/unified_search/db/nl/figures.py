@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from unified_search.db.dsl import Aggregate
+from unified_search.db.dsl import Aggregate, Op, Where
 from unified_search.db.nl.draft import row_names
 from unified_search.db.nl.measures import count_rows
 from unified_search.db.nl.orders import measure_column
@@ -227,6 +227,8 @@ def group(p: PlanState) -> None:
         if columns:
             placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
             fields = [placed[0]] if placed else []
+            if placed:  # "how many members hold each title": a member without one holds none
+                p.draft.wheres.append(Where(field=placed[0], op=Op.IS_NOT_NULL))
         elif models:
             alias = p.draft.joined(models[0])
             fields = (
