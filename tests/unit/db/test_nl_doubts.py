@@ -43,7 +43,7 @@ CREATE TABLE Voyage (VoyageID INTEGER PRIMARY KEY, ShipID INTEGER REFERENCES Shi
   Destination TEXT, Fare REAL, DurationHours INTEGER);
 INSERT INTO Port VALUES (1, 'Bergen', 'Norway'), (2, 'Hull', 'England');
 INSERT INTO Ship VALUES (1, 'Aurora', 'Ferry', 9000, 40, 1), (2, 'Brisk', 'Tug', 300, 6, 2),
-  (3, 'Corona', 'Ferry', 12000, 55, 1);
+  (3, 'Corona', 'Ferry', 12000, 55, 1), (4, 'Drift', NULL, 500, 8, 2);
 INSERT INTO Voyage VALUES (1, 1, 'Oslo', 80.0, 20), (2, 1, 'Kiel', 95.0, 30),
   (3, 3, 'Oslo', 70.0, 22), (4, 2, 'Grimsby', 15.0, 3);
 """,
@@ -173,16 +173,19 @@ def test_every_column_a_listing_names_is_shown(
 
 
 @pytest.mark.parametrize(
-    ("schema", "question", "grouped"),
+    ("schema", "question", "grouped", "left_empty"),
     [
-        ("bookshop", "How many books are there in each genre?", "genre"),
-        ("bookshop", "What is the average price of books in each genre?", "genre"),
-        ("fleet", "How many ships are there of each ship class?", "ShipClass"),
+        ("bookshop", "How many books are there in each genre?", "genre", True),
+        ("bookshop", "What is the average price of books in each genre?", "genre", True),
+        ("bookshop", "How many sales are there for each channel?", "channel", False),
+        ("fleet", "How many ships are there of each ship class?", "ShipClass", True),
+        ("fleet", "What is the average fare for each destination?", "Destination", False),
     ],
 )
 def test_a_group_is_a_value_some_row_holds(
-    domains: dict[str, Domain], schema: str, question: str, grouped: str
+    domains: dict[str, Domain], schema: str, question: str, grouped: str, left_empty: bool
 ) -> None:
     found = dsl(domains, schema, question)
     assert found["group_by"] == [grouped]
-    assert {"field": grouped, "op": "is not null"} in found["wheres"]
+    tested = {"field": grouped, "op": "is not null"} in found.get("wheres", [])
+    assert tested == left_empty

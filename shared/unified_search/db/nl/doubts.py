@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from unified_search.db.dsl import field_name
 from unified_search.db.nl.state import PlanState
 
 _FIGURE = r"(?:average|mean|total|sum|combined|overall|maximum|minimum|highest|lowest)"
@@ -85,7 +86,7 @@ def _groups_of_one_row(p: PlanState) -> bool:
     for figure in p.draft.aggregates:
         if figure.fn == "count" or figure.field is None:
             continue
-        alias, _, _ = figure.field.rpartition(".")
+        alias, _, _ = field_name(figure.field).rpartition(".")
         measured = aliases.get(alias, p.subject) if alias else p.subject
         for model in grouped:
             paths = p.domain.relations.paths(model, measured)

@@ -227,7 +227,7 @@ def group(p: PlanState) -> None:
         if columns:
             placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
             fields = [placed[0]] if placed else []
-            if placed:  # "how many members hold each title": a member without one holds none
+            if placed and _left_empty(p, columns[-1]):  # "how many members hold each title"
                 p.draft.wheres.append(Where(field=placed[0], op=Op.IS_NOT_NULL))
         elif models:
             alias = p.draft.joined(models[0])
@@ -243,6 +243,12 @@ def group(p: PlanState) -> None:
             grouped = columns[-1].model if columns else models[0]
             p.understood(chain[0].start, chain[0].end, p.weight(grouped))
             return
+
+
+def _left_empty(p: PlanState, column: Meaning) -> bool:
+    """Tell whether some rows hold no value in ``column``: they belong to no group of it."""
+    sample = p.domain.samples.get(column.model)
+    return sample is not None and column.column in sample.empty
 
 
 def _named_key(p: PlanState, mention: Mention, meaning: Meaning) -> bool:

@@ -137,6 +137,8 @@ def _described(p: PlanState, wish: OrderWish, model: str) -> str:
     if wish.term is None:
         return ""
     start, end = wish.term
+    by = p.reading.text.find(" by ", start, end)
+    start = by + 4 if by >= 0 else start  # "top 5 customers by number of orders"
     named = [
         m.start
         for m in p.mentions
