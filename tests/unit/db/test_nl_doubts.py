@@ -10,7 +10,6 @@ one CamelCase), in several phrasings.
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,17 +52,9 @@ TODAY = dt.date(2025, 6, 15)
 
 @pytest.fixture(scope="module")
 def domains(
-    tmp_path_factory: pytest.TempPathFactory, sampled_domain: Callable[..., Domain]
+    script_files: Callable[..., dict[str, Path]], sampled_domain: Callable[..., Domain]
 ) -> dict[str, Domain]:
-    folder = tmp_path_factory.mktemp("doubts")
-    found = {}
-    for name, script in SCHEMAS.items():
-        path = folder / f"{name}.db"
-        with sqlite3.connect(path) as conn:
-            conn.executescript(script)
-        conn.close()
-        found[name] = sampled_domain(Path(path))
-    return found
+    return {name: sampled_domain(path) for name, path in script_files(SCHEMAS).items()}
 
 
 def dsl(domains: dict[str, Domain], schema: str, question: str) -> dict[str, Any]:
