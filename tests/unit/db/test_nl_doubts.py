@@ -69,6 +69,12 @@ REFUSED = [
     ("bookshop", "Which genre has the lowest average price?"),
     ("bookshop", "Which genre has the largest total sale amount?"),
     ("fleet", "Which ship class has the largest average tonnage?"),
+    ("bookshop", "Which author has the highest total sales?"),
+    ("fleet", "Which destination has the lowest total fare?"),
+    # a count of the groups a count test keeps
+    ("bookshop", "How many authors have written more than one book?"),
+    ("fleet", "How many ports are home to more than one ship?"),
+    ("bookshop", "Count the countries that have more than one author."),
     # a figure compared with a number: a test on each group, not on each row
     ("bookshop", "Which genres have an average price above 15?"),
     ("bookshop", "Which authors have a total sale amount of more than 50?"),

@@ -6,8 +6,12 @@ words it could not place, never answered:
 - a superlative ranking by one figure beside a figure of another kind ("the category with the
   highest average price" counted, "the port with the greatest total crew" ranked by its largest
   crew): ranked by which figure?
+- a superlative over a named figure ranked by another ("the highest total sales" by the
+  largest sale);
 - a figure compared with a number ("breeds that have an average weight above 20"): a test on
   each group's figure, not on each row;
+- a count of the groups a count test keeps ("how many authors wrote more than one book"): the
+  plan lists the groups;
 - two superlatives on different columns ("the highest fare and the shortest duration"): two
   figures, not one ordering broken by another;
 - values shared by different related rows ("countries with guests who stayed in a tent and
@@ -22,6 +26,7 @@ import re
 
 from unified_search.db.dsl import field_name
 from unified_search.db.nl.state import PlanState
+from unified_search.db.nl.text import name_words
 
 _FIGURE = r"(?:average|mean|total|sum|combined|overall|maximum|minimum|highest|lowest)"
 _COMPARED = (
@@ -35,6 +40,16 @@ _FIGURE_TESTED = re.compile(
 )
 
 
+#: "the highest total sales", "the lowest average price": a superlative over a named figure.
+_SUPERLATIVE_FIGURE = re.compile(
+    r"\b(?:highest|largest|greatest|biggest|most|lowest|smallest|least|fewest)\s+"
+    r"(?P<fn>total|sum|combined|average|mean)\b"
+)
+_FN = {"total": "sum", "sum": "sum", "combined": "sum", "average": "avg", "mean": "avg"}
+#: A count asked of the whole answer ("how many authors …", "the number of countries …").
+_COUNT_CUE = re.compile(r"\b(?:how\s+many|number\s+of|count)\b")
+
+
 def doubts(p: PlanState) -> list[str]:
     """The words of each construction the plan answers only in part."""
     found = []
@@ -43,6 +58,10 @@ def doubts(p: PlanState) -> list[str]:
         found.append("ranked by which figure")
     if match := _FIGURE_TESTED.search(text):
         found.append(match.group(0))
+    if (named := _superlative_figure(p)) and not _ranked_by(p, _FN[named["fn"]]):
+        found.append(named.group(0))
+    if p.draft.having and _COUNT_CUE.search(text):
+        found.append("a count of groups")  # "how many authors wrote more than one book"
     if _two_superlatives(p):
         found.append("two superlatives")
     if _values_of_different_rows(p):
@@ -57,13 +76,29 @@ def _ranked_beside_a_figure(p: PlanState) -> bool:
     if any(w.explicit for w in p.reading.orders):
         return False  # "… ordered by the number of books": the order says which
     names = {a.name: a.fn for a in p.draft.aggregates}
-    ranked = {names[o.field] for o in p.draft.orders if o.field in names}
+    ranked = {names[f] for f in map(field_name, (o.field for o in p.draft.orders)) if f in names}
     return bool(ranked) and len(set(names.values())) > 1
+
+
+def _superlative_figure(p: PlanState) -> re.Match[str] | None:
+    """A superlative over a figure word that names no column ("total cost" may be one)."""
+    for named in _SUPERLATIVE_FIGURE.finditer(p.reading.text):
+        columns = [
+            c for m in p.reading.mentions if m.start == named.start("fn") for c in m.of("column")
+        ]
+        if not any(named["fn"] in name_words(c.column or "") for c in columns):
+            return named
+    return None
+
+
+def _ranked_by(p: PlanState, fn: str) -> bool:
+    names = {a.name: a.fn for a in p.draft.aggregates}
+    return any(names.get(field_name(o.field)) == fn for o in p.draft.orders)
 
 
 def _two_superlatives(p: PlanState) -> bool:
     wishes = [w for w in p.reading.orders if not w.explicit and w.measure != "alpha"]
-    return len(wishes) > 1 and len({o.field for o in p.draft.orders}) > 1
+    return len(wishes) > 1 and len({field_name(o.field) for o in p.draft.orders}) > 1
 
 
 def _values_of_different_rows(p: PlanState) -> bool:
