@@ -17,14 +17,16 @@ words it could not place, never answered:
 - values shared by different related rows ("countries with guests who stayed in a tent and
   also guests who stayed in a cabin"): each test may hold for a different row;
 - groups of one row ("the average rate per booking" when each booking has one rate): a figure
-  per row is no grouping.
+  per row is no grouping;
+- a negated test on a column some rows leave empty ("books that are not Crime books" when some
+  books have no genre): SQL drops the empty rows, which English keeps.
 """
 
 from __future__ import annotations
 
 import re
 
-from unified_search.db.dsl import field_name
+from unified_search.db.dsl import Op, field_name
 from unified_search.db.nl.state import PlanState
 from unified_search.db.nl.text import name_words
 
@@ -68,6 +70,8 @@ def doubts(p: PlanState) -> list[str]:
         found.append("the same row or different rows")
     if _groups_of_one_row(p):
         found.append("a figure per row")
+    if _negated_over_empty(p):
+        found.append("not, with rows that hold no value")
     return found
 
 
@@ -107,6 +111,18 @@ def _values_of_different_rows(p: PlanState) -> bool:
         return False
     roots = [p.draft.joins[b.aliases[0]].model for b in p.draft.branches.values() if b.aliases]
     return len(roots) != len(set(roots))
+
+
+def _negated_over_empty(p: PlanState) -> bool:
+    aliases = {alias: join.model for alias, join in p.draft.joins.items()}
+    for where in p.draft.wheres:
+        if where.op not in (Op.NE, Op.NOT_IN, Op.NOT_LIKE) or where.field is None:
+            continue
+        alias, _, column = field_name(where.field).rpartition(".")
+        sample = p.domain.samples.get(aliases.get(alias, p.subject) if alias else p.subject)
+        if sample is not None and column in sample.empty:
+            return True
+    return False
 
 
 def _groups_of_one_row(p: PlanState) -> bool:
