@@ -4,7 +4,8 @@ A column whose distinct values are few ("Electronics", "shipped", "Berlin") is
 a category: a value named in a question becomes an equality test. Other text
 columns (names, descriptions) are read for up to ``sample_rows`` rows to
 learn their words: a question word seen there becomes a text test on that
-column, and a word seen nowhere is reported as not understood. Samples are
+column, and a word seen nowhere is reported as not understood. Columns that
+some rows leave empty are noted: "each title" groups only the rows holding one. Samples are
 cached with a TTL. On a model with a permission filter, sampling sees only the
 caller's rows (and the cache is kept per permission value), so no other
 tenant's values are learnt.
@@ -67,9 +68,19 @@ class ValueSampler:
             for c, (_, seen) in zip(columns, found, strict=True)
             if seen and c in schema.searchable
         }
-        sample = Sample(categories=categories, words=words)
+        empty = await asyncio.gather(*(self._empty(schema, c, executor, guard) for c in columns))
+        missing = frozenset(c for c, hole in zip(columns, empty, strict=True) if hole)
+        sample = Sample(categories=categories, words=words, empty=missing)
         self._cache[key] = (time.monotonic(), sample)
         return sample
+
+    async def _empty(
+        self, schema: ModelSchema, name: str, executor: ReadOnlyExecutor, guard: list[Condition]
+    ) -> bool:
+        """Tell whether some row leaves the column empty (a grouping by it is no group)."""
+        column = schema.table.c[name]
+        query = sa.select(column).where(column.is_(None), *guard).limit(1)
+        return bool(await executor.fetch(query))
 
     async def _column(
         self, schema: ModelSchema, name: str, executor: ReadOnlyExecutor, guard: list[Condition]

@@ -350,18 +350,27 @@ INSERT INTO flights VALUES (1, 'JFK', 'LAX', 320), (2, 'LAX', 'JFK', 310), (3, '
 
 
 @pytest.fixture(scope="session")
-def everyday_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The three schemas above as SQLite files."""
+def script_files(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., dict[str, Path]]:
+    """Write SQL scripts, by name, as SQLite files in a fresh folder."""
     import sqlite3
 
-    folder = tmp_path_factory.mktemp("everyday")
-    files: dict[str, Path] = {}
-    for name, script in EVERYDAY_SCHEMAS.items():
-        files[name] = folder / f"{name}.db"
-        with sqlite3.connect(files[name]) as conn:
-            conn.executescript(script)
-        conn.close()
-    return files
+    def build(scripts: dict[str, str]) -> dict[str, Path]:
+        folder = tmp_path_factory.mktemp("scripts")
+        files: dict[str, Path] = {}
+        for name, script in scripts.items():
+            files[name] = folder / f"{name}.db"
+            with sqlite3.connect(files[name]) as conn:
+                conn.executescript(script)
+            conn.close()
+        return files
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def everyday_files(script_files: Callable[..., dict[str, Path]]) -> dict[str, Path]:
+    """The three schemas above as SQLite files."""
+    return script_files(EVERYDAY_SCHEMAS)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ the row a subject row links to: each class over two schemas (one snake_case, one
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,17 +45,9 @@ INSERT INTO Match VALUES (1, 1, 'Reds', 'Won', 2), (2, 1, 'Blues', 'Lost', 0), (
 
 @pytest.fixture(scope="module")
 def domains(
-    tmp_path_factory: pytest.TempPathFactory, sampled_domain: Callable[..., Domain]
+    script_files: Callable[..., dict[str, Path]], sampled_domain: Callable[..., Domain]
 ) -> dict[str, Domain]:
-    folder = tmp_path_factory.mktemp("unseen")
-    found = {}
-    for name, script in SCHEMAS.items():
-        path = folder / f"{name}.db"
-        with sqlite3.connect(path) as conn:
-            conn.executescript(script)
-        conn.close()
-        found[name] = sampled_domain(Path(path))
-    return found
+    return {name: sampled_domain(path) for name, path in script_files(SCHEMAS).items()}
 
 
 def dsl(domains: dict[str, Domain], schema: str, question: str) -> dict[str, Any]:

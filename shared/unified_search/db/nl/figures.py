@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from unified_search.db.dsl import Aggregate
+from unified_search.db.dsl import Aggregate, Op, Where
 from unified_search.db.nl.draft import row_names
 from unified_search.db.nl.measures import count_rows
 from unified_search.db.nl.orders import measure_column
@@ -22,6 +22,7 @@ from unified_search.db.nl.vocabulary import Meaning
 _NUMBER_OF = re.compile(r"\s*(?:the\s+)?(?:number|count|amount)\s+of\b")
 _NUMERIC = ("int", "float")
 _JOINED = re.compile(r"\s*(?:,|&|\band\b|,\s*and\b)?\s*(?:the\s+)?")
+_LISTED = re.compile(r"\s*(?:,|&|\band\b)")
 _DISTINCT = re.compile(r"\s*(?:of\s+)?(?:the\s+)?(?:distinct|different|unique)\b")
 _MONEY_MEASURES = frozenset({
     "revenue", "sales", "spent", "spend", "spending", "value", "worth", "turnover", "income",
@@ -226,6 +227,8 @@ def group(p: PlanState) -> None:
         if columns:
             placed = p.draft.field(columns[-1].model, columns[-1].column or "", condition=False)
             fields = [placed[0]] if placed else []
+            if placed and _left_empty(p, columns[-1]):  # "how many members hold each title"
+                p.draft.wheres.append(Where(field=placed[0], op=Op.IS_NOT_NULL))
         elif models:
             alias = p.draft.joined(models[0])
             fields = (
@@ -240,6 +243,12 @@ def group(p: PlanState) -> None:
             grouped = columns[-1].model if columns else models[0]
             p.understood(chain[0].start, chain[0].end, p.weight(grouped))
             return
+
+
+def _left_empty(p: PlanState, column: Meaning) -> bool:
+    """Tell whether some rows hold no value in ``column``: they belong to no group of it."""
+    sample = p.domain.samples.get(column.model)
+    return sample is not None and column.column in sample.empty
 
 
 def _named_key(p: PlanState, mention: Mention, meaning: Meaning) -> bool:
@@ -282,5 +291,7 @@ def listing(p: PlanState) -> None:
     ]
     if first.of("model") or first.of("value") or not columns or not is_plural(first.text):
         return
+    if _LISTED.match(p.reading.text, first.end):
+        return  # "the site codes and types of …": several columns, asked of the rows
     p.draft.select, p.draft.distinct = [columns[0].column or ""], True
     p.used.add(first.start)

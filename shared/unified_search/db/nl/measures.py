@@ -23,6 +23,8 @@ _DEGREE = re.compile(r"(?:the\s+)?(?:biggest|largest|highest|greatest|smallest|l
 _FREQUENT = re.compile(r"(?:most\s+)?(?:common|frequent|popular|usual|typical)\b")
 _SOLD = re.compile(r"\b(?:sell|sells|sold|selling)\b")
 _NUMERIC = ("int", "float")
+#: Words that may stand between "the most" and the rows it counts ("the most number of orders").
+_BETWEEN = re.compile(r"(?<=\s)(?:the|number|count|amount|of|total|different|distinct)(?=\s)")
 
 
 def count_rows() -> Aggregate:
@@ -89,6 +91,9 @@ def _units_sold(p: PlanState) -> bool:
 def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     """Rank subject rows by a figure over related rows ("which customer spent the most")."""
     head = p.subject
+    if measure.kind == "model" and (described := _described(p, wish, measure.model)):
+        p.unknown.append(described)  # "the most experienced teacher": no count of teachers
+        return False
     paths = p.domain.relations.paths(measure.model, head)
     if paths and all(s.forward for s in paths[0]):
         rows, path = measure.model, paths[0]
@@ -104,19 +109,45 @@ def _ranked(p: PlanState, wish: OrderWish, measure: Meaning) -> bool:
     # "the biggest bonus" is the largest one
     single = _DEGREE.match(p.reading.text, wish.start) is not None
     fn = ("max" if wish.sort == "desc" else "min") if single else "sum"
+    cue = p.reading.figure
+    if summed and cue is not None and cue.fn in ("sum", "avg") and _follows(p, wish, cue.start):
+        fn = cue.fn  # "the greatest total crew", "the highest average tonnage"
     figure = Aggregate(fn=fn, field=measure.column) if summed else count_rows()
     p.draft.aggregates = [figure]
     p.draft.orders.append(Order(field=figure.name, sort="desc" if wish.sort == "desc" else "asc"))
     if p.draft.limit is None and not plural:
         p.draft.limit = 1
-    cue = p.reading.figure
-    if cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]:
+    inside = cue is not None and wish.term and wish.term[0] <= cue.start < wish.term[1]
+    if cue is not None and inside and cue.fn == figure.fn:
         p.understood(cue.start, cue.end)  # "by number of orders" is this ranking's count
         p.reading.figure = None
     if wish.term:
         p.reading.take(*wish.term)
     p.understood(wish.start, wish.end, 1)
     return True
+
+
+def _follows(p: PlanState, wish: OrderWish, start: int) -> bool:
+    """Tell whether a figure cue comes right after the superlative ("the highest average")."""
+    return not p.reading.text[wish.end : start].strip()
+
+
+def _described(p: PlanState, wish: OrderWish, model: str) -> str:
+    """Words between "most" and the related rows it counts that say something else of them."""
+    if wish.term is None:
+        return ""
+    start, end = wish.term
+    by = p.reading.text.find(" by ", start, end)
+    start = by + 4 if by >= 0 else start  # "top 5 customers by number of orders"
+    named = [
+        m.start
+        for m in p.mentions
+        if start <= m.start < end and any(x.model == model for x in m.of("model"))
+    ]
+    if not named:
+        return ""
+    between = p.reading.text[start : named[0]]
+    return " ".join(_BETWEEN.sub(" ", f" {between} ").split())
 
 
 def _most_common(p: PlanState, wish: OrderWish) -> bool:

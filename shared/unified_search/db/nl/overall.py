@@ -44,6 +44,12 @@ _AROUND = re.compile(
     rf"(?P<fn>{'|'.join(sorted(_FNS, key=len, reverse=True))})\b"
 )
 _NUMERIC = ("int", "float")
+#: Words after the figure, before the clause ends, that pick the rows it is over.
+_SCOPE = re.compile(
+    r"[^,;?!]*?\b(?:from|in|at|with|who|whose|that|which|where|among|for|born|living|based|on|"
+    r"aged|during|since|before|after|by|of\s+(?:their|its|his|her|each|every))\b"
+)
+_CLAUSE_END = re.compile(r"[,;?!]|\band\b|\bor\b|\bbut\b")
 
 
 def find_overall(reading: Reading) -> None:
@@ -52,24 +58,46 @@ def find_overall(reading: Reading) -> None:
         op, measure = _OPS[match["op"]]
         term = match.span("term") if match["term"] else None
         end = term[0] if term else match.end("fn")
+        scoped = _scoped(reading.text, match.end("fn"))
         reading.overalls.append(
-            OverallTest(op, _FNS[match["fn"]], match.start(), end, term, measure)
+            OverallTest(op, _FNS[match["fn"]], match.start(), end, term, measure, scoped)
         )
         reading.take(match.start(), match.end("fn"))
     for match in list(_AROUND.finditer(reading.rest)):  # "more pages than the average"
         op, measure = _OPS[f"{match['cmp']} than"]
         term = match.span("term")
         fn = _FNS[match["fn"]]
-        reading.overalls.append(OverallTest(op, fn, match.start(), match.end(), term, measure))
+        scoped = _scoped(reading.text, match.end())
+        reading.overalls.append(
+            OverallTest(op, fn, match.start(), match.end(), term, measure, scoped)
+        )
         reading.take(match.start(), term[0])
         reading.take(term[1], match.end())
 
 
+def _scoped(text: str, end: int) -> bool:
+    """Tell whether the clause after a figure restricts the rows it is taken over."""
+    clause = _CLAUSE_END.search(text, end)
+    return _SCOPE.match(text[end : clause.start() if clause else len(text)]) is not None
+
+
+def _values_after(p: PlanState, test: OverallTest) -> bool:
+    """Tell whether the figure's own clause names a stored value ("of all Crime books")."""
+    end = test.term[1] if test.term else test.end
+    clause = _CLAUSE_END.search(p.reading.text, end)
+    stop = clause.start() if clause else len(p.reading.text)
+    return any(end <= m.start < stop and m.of("value") for m in p.mentions)
+
+
 def place_overall(p: PlanState, test: OverallTest) -> None:
-    """Place the comparison on its column, or report it not understood."""
+    """Place the comparison on its column, or report it not understood.
+
+    A figure over rows of its own ("of members from Boulder", "of Crime books") is refused: the
+    DSL takes it over every row.
+    """
     column = _column(p, test)
     placed = p.draft.field(column.model, column.column or "") if column else None
-    if column is None or placed is None:
+    if column is None or placed is None or test.scoped or _values_after(p, test):
         p.unknown.append(p.reading.text[test.start : test.end])
         return
     figure = Overall.model_validate({"fn": test.fn, "field": column.column})

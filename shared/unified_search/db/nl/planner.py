@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from unified_search.db.dsl import Op, QueryDSL, Where
 from unified_search.db.nl import figures, measures, mentions, orders, overall, quantities, shown
+from unified_search.db.nl.doubts import doubts
 from unified_search.db.nl.draft import Branch
 from unified_search.db.nl.lexicon import (
     FILLER,
@@ -106,6 +107,7 @@ class Planner:
             _keyword(p, keyword, start)
         _account(p)
         p.unknown += _unplaced_groups(p)
+        p.unknown += doubts(p)
         if contradictory(p.draft.wheres):
             p.unknown.append("and")  # "a singer above 40 and a singer below 30": two rows
         if _negated_elsewhere(p):

@@ -63,6 +63,8 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
         return _measured(p, test.start, MEASURE_WORDS[test.measure])
     if test.bare or (not test.currency and p.model_right_after(test) is not None):
         return None  # "more than 5 employees" counts rows (see measures)
+    if not test.currency and _things_right_after(p, test):
+        return None  # "more than one piece": pieces counted, not a figure tested
     own = p.own(p.draft.schema, numeric)
     money = [c for c in own if MONEY_WORDS & set(name_words(c.name))]
     chosen = money if test.currency else own if len(own) == 1 else []
@@ -74,6 +76,16 @@ def _number_column(p: PlanState, test: NumberTest) -> Meaning | None:
         if beside and (p.subject, chosen[0].name) in names:
             p.used.add(mention.start)
     return Meaning("column", p.subject, chosen[0].name)
+
+
+def _things_right_after(p: PlanState, test: NumberTest) -> bool:
+    """Tell whether the words right after the number name a text column ("two titles")."""
+    return any(
+        0 <= m.start - test.end <= 2
+        and m.of("column")
+        and all(p.column(c).kind == "str" for c in m.of("column"))
+        for m in p.mentions
+    )
 
 
 def _measured(p: PlanState, start: int, words: frozenset[str]) -> Meaning | None:

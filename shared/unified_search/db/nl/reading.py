@@ -63,6 +63,8 @@ class OverallTest:
     """Where the words naming the column sit ("… the average age"), when they follow."""
     measure: str | None = None
     """What the comparison measures when its words say so (``age`` for "older than")."""
+    scoped: bool = False
+    """The figure names rows of its own ("the average age of members from Boulder")."""
 
 
 @dataclass

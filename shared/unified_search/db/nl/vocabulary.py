@@ -56,6 +56,8 @@ class Sample:
     """Columns with few distinct values, and those values."""
     words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Other text columns, and the words seen in their sampled rows."""
+    empty: frozenset[str] = frozenset()
+    """Text columns that some rows leave empty (NULL)."""
 
 
 @dataclass(frozen=True)
