@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,10 +147,9 @@ class KBAdmin:
         # Without its marker the side store no longer answers for the collection, whatever
         # happens next: it is Chroma's to say whether the collection still exists.
         await asyncio.to_thread(coll.side.forget_build)
-        await asyncio.to_thread(coll.side.close)
         await asyncio.to_thread(self._client.delete_collection, collection)
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{coll.side.path}{suffix}").unlink(missing_ok=True)
+        await asyncio.to_thread(coll.side.drop)
+        await asyncio.to_thread(shutil.rmtree, coll.folder, True)
 
     def drop_collection(self, collection: str) -> None:
         """Blocking twin of :meth:`adrop_collection`."""

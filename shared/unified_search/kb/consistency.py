@@ -4,10 +4,11 @@ Every write goes to Chroma first and to the side store second, so a writer
 killed between the two leaves chunks in Chroma that the side store (and so the
 lexical index) does not know; a side-store chunk missing from Chroma can only
 come from outside damage. ``check`` compares the two sets of chunk IDs;
-``repair`` deletes Chroma's extra chunks and writes the missing ones back to
-Chroma from the side store's copies (text, metadata and vector). ``guarded``
-wraps every write: it sets a marker first and clears it last, so the next
-writer finds a killed write and repairs before it starts.
+``repair`` deletes Chroma's extra chunks and embeds the missing ones again from
+the side store's rows (text and metadata). ``guarded`` wraps every write: it
+sets a marker first, and last saves the lexical index of what was written and
+clears the marker, so the next writer finds a killed write and repairs before
+it starts.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from unified_search.kb.collection import KBCollection
+from unified_search.kb.ingest import embed_text
 
 #: IDs asked of Chroma per page while listing a collection.
 PAGE = 5000
@@ -81,7 +82,11 @@ def repair(coll: KBCollection) -> Consistency:
         coll.chroma.delete(ids=found.only_in_chroma)
     missing = coll.side.rows(found.only_in_side_store)
     if missing:
-        coll.upsert(missing, [np.frombuffer(r.vector, dtype=np.float32).tolist() for r in missing])
+        if coll.embed is None:
+            raise RuntimeError("repairing rows without vectors needs the embedding model")
+        texts = [embed_text(r.metadata.get("title") or "", r.text) for r in missing]
+        coll.upsert(missing, list(coll.embed(texts)))
+    coll.save_lexical()
     coll.side.mark_writing(False)
     return found.model_copy(update={"repaired": not found.consistent})
 
@@ -96,6 +101,11 @@ async def guarded(coll: KBCollection) -> AsyncIterator[None]:
         yield
     except asyncio.CancelledError:
         # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is half done.
-        await asyncio.to_thread(coll.side.mark_writing, False)
+        await asyncio.to_thread(_finish, coll)
         raise
-    await asyncio.to_thread(coll.side.mark_writing, False)
+    await asyncio.to_thread(_finish, coll)
+
+
+def _finish(coll: KBCollection) -> None:
+    coll.save_lexical()
+    coll.side.mark_writing(False)
