@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
-from unified_search.kb.consistency import Consistency, check, guarded, repair
+from unified_search.kb.consistency import Consistency, check, guarded, locked_repair
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ class KBAdmin:
     async def acheck(self, collection: str, *, fix: bool = False) -> Consistency:
         """Compare Chroma with the lexical side of ``collection``; with ``fix``, repair it."""
         coll = await self._collection(collection)
-        return await asyncio.to_thread(repair if fix else check, coll)
+        return await asyncio.to_thread(locked_repair if fix else check, coll)
 
     def check(self, collection: str, *, fix: bool = False) -> Consistency:
         """Blocking twin of :meth:`acheck`."""

@@ -59,7 +59,7 @@ class KBCollection:
     first needs Chroma. ``folder`` holds the saved lexical indexes (a cache in a shared
     deployment); ``hybrid`` gives the BM25 parameters the writer saves the index with;
     ``embed`` embeds chunk texts again when ``kb check --repair`` finds rows without
-    vectors.
+    vectors; ``write_wait`` bounds the wait for another writer's lock.
 
     Example:
         Not run here: it needs an open Chroma collection.
@@ -77,12 +77,15 @@ class KBCollection:
         *,
         hybrid: HybridConfig | None = None,
         embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
+        write_wait: float = 60.0,
     ) -> None:
         self.name = name
         self.side = side
         self.folder = folder
         self.hybrid = hybrid or HybridConfig()
         self.embed = embed
+        self.write_wait = write_wait
+        """Seconds a write waits for another process's write to this collection."""
         self._open_chroma = open_chroma
         self._chroma: Any = None
         self._chroma_lock = threading.Lock()

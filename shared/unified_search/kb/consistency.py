@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from unified_search.kb.collection import KBCollection
 from unified_search.kb.ingest import embed_text
+from unified_search.kb.locks import write_lock
 
 #: IDs asked of Chroma per page while listing a collection.
 PAGE = 5000
@@ -42,7 +43,10 @@ class Consistency(BaseModel):
     only_in_chroma: list[str] = []
     """Chunk IDs in Chroma that the side store does not know (deleted by ``repair``)."""
     only_in_side_store: list[str] = []
-    """Chunk IDs missing from Chroma (written back by ``repair``)."""
+    """Chunk IDs missing from Chroma (embedded again by ``repair``)."""
+    unfinished: bool = False
+    """A write began and has not finished: it is running, or its writer was killed (the next
+    write, or ``repair``, completes the check)."""
     repaired: bool = False
 
     @property
@@ -72,6 +76,7 @@ def check(coll: KBCollection) -> Consistency:
         chunks=len(side),
         only_in_chroma=sorted(chroma - side),
         only_in_side_store=sorted(side - chroma),
+        unfinished=coll.side.writing(),
     )
 
 
@@ -93,17 +98,32 @@ def repair(coll: KBCollection) -> Consistency:
 
 @asynccontextmanager
 async def guarded(coll: KBCollection) -> AsyncIterator[None]:
-    """Run a write with the marker set; repair first when the last write never finished."""
-    if await asyncio.to_thread(coll.side.writing):
-        await asyncio.to_thread(repair, coll)
-    await asyncio.to_thread(coll.side.mark_writing, True)
+    """Run a write holding the collection's write lock, with the marker set.
+
+    A write that another process left unfinished is repaired first.
+    """
+    lock = write_lock(coll.side, coll.name, coll.write_wait)
+    await asyncio.to_thread(lock.__enter__)
     try:
-        yield
-    except asyncio.CancelledError:
-        # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is half done.
+        if await asyncio.to_thread(coll.side.writing):
+            await asyncio.to_thread(repair, coll)
+        await asyncio.to_thread(coll.side.mark_writing, True)
+        try:
+            yield
+        except asyncio.CancelledError:
+            # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is
+            # half done.
+            await asyncio.to_thread(_finish, coll)
+            raise
         await asyncio.to_thread(_finish, coll)
-        raise
-    await asyncio.to_thread(_finish, coll)
+    finally:
+        await asyncio.to_thread(lock.__exit__, None, None, None)
+
+
+def locked_repair(coll: KBCollection) -> Consistency:
+    """``repair`` holding the collection's write lock (blocking)."""
+    with write_lock(coll.side, coll.name, coll.write_wait):
+        return repair(coll)
 
 
 def _finish(coll: KBCollection) -> None:

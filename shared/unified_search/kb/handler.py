@@ -189,7 +189,13 @@ class KBHandler(KBAdmin):
         kb = self.config.kb
         folder = lexical_folder(kb, name)
         return KBCollection(
-            name, open_chroma, side, folder, hybrid=kb.hybrid, embed=lambda t: self.embedding(t)
+            name,
+            open_chroma,
+            side,
+            folder,
+            hybrid=kb.hybrid,
+            embed=lambda t: self.embedding(t),
+            write_wait=kb.write_wait,
         )
 
     def _side(self, name: str) -> SideStore:
