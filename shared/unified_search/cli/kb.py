@@ -33,6 +33,7 @@ def kb() -> None:
       unified-search kb remove faq-audio.md --collection kestrel-docs
       unified-search kb check kestrel-help --repair
       unified-search kb drop kestrel-docs --yes
+      unified-search kb copy kestrel-help --to servers.yml
     """  # noqa: D301 - click reads \b as "keep these lines"
 
 
@@ -128,6 +129,47 @@ def check(collection: str, repair: bool, config_path: str | None) -> int:
     found = _with_kb(config_path, lambda h: h.acheck(collection, fix=repair))
     stdout().print(consistency_line(found), highlight=False, markup=False, soft_wrap=True)
     return 0 if found.consistent or found.repaired else 1
+
+
+@kb.command()
+@click.argument("collection")
+@click.option(
+    "--to",
+    "target_path",
+    required=True,
+    metavar="PATH",
+    help="search.yml of the deployment to copy to (its kb.chroma_url and kb.store_url).",
+)
+@config_option
+def copy(collection: str, target_path: str, config_path: str | None) -> int:
+    """Copy COLLECTION to another deployment without embedding it again, then check both.
+
+    Moves a collection from this machine to shared servers (or back). Running it again
+    continues an interrupted copy. Exit codes: 0 both sides consistent, 1 otherwise.
+    """
+    from unified_search.kb.handler import KBHandler
+
+    target_config = load_config(target_path)
+
+    async def work(source: KBHandler) -> tuple[list[str], bool]:
+        target = KBHandler.from_config(target_config, embedding=source.embedding)
+        try:
+            report = await source.acopy_to(collection, target)
+            checked = [await source.acheck(collection), await target.acheck(collection)]
+        finally:
+            await target.aclose()
+        lines = [
+            f"copied {report.copied} of {report.chunks} chunks of {collection} "
+            f"({report.chunks - report.copied} there already, {report.removed} removed)"
+        ]
+        sides = ("source", "target")
+        lines += [f"{side} {consistency_line(c)}" for side, c in zip(sides, checked, strict=True)]
+        return lines, all(c.consistent for c in checked)
+
+    lines, consistent = _with_kb(config_path, work)
+    for line in lines:
+        stdout().print(line, highlight=False, markup=False, soft_wrap=True)
+    return 0 if consistent else 1
 
 
 def consistency_line(found: Consistency) -> str:

@@ -2,8 +2,8 @@
 
 A mixin keeps these beside the handler without growing it: indexing files and
 folders (mirrored, see ``kb.mirror``), removing them, listing documents,
-dropping a collection, and checking (and repairing) that Chroma and the side
-store agree. Each async method has its sync twin.
+dropping a collection, copying one to another deployment (``kb.copy``), and
+checking (and repairing) that Chroma and the side store agree. Each async method has its sync twin.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from unified_search.kb.store import collection_names
 if TYPE_CHECKING:
     from unified_search.config.search import SearchConfig
     from unified_search.kb.collection import KBCollection
+    from unified_search.kb.copy import CopyReport
     from unified_search.kb.embeddings import EmbeddingFunction
     from unified_search.kb.ingest import Progress
     from unified_search.kb.mirror import IndexOptions, IndexReport
@@ -163,6 +164,24 @@ class KBAdmin:
     def check(self, collection: str, *, fix: bool = False) -> Consistency:
         """Blocking twin of :meth:`acheck`."""
         return run_sync(self.acheck(collection, fix=fix))
+
+    async def acopy_to(self, collection: str, target: KBAdmin) -> CopyReport:
+        """Copy ``collection`` into ``target``'s deployment (same name), embedding nothing.
+
+        Example:
+            Not run here: it needs a Chroma server and PostgreSQL for the target.
+
+            >>> laptop.copy_to("help", servers).copied  # doctest: +SKIP
+            1204
+        """
+        from unified_search.kb.copy import copy_collection
+
+        source = await self._collection(collection)
+        return await copy_collection(source, await target._collection(collection, create=True))
+
+    def copy_to(self, collection: str, target: KBAdmin) -> CopyReport:
+        """Blocking twin of :meth:`acopy_to`."""
+        return run_sync(self.acopy_to(collection, target))
 
     async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""

@@ -171,6 +171,16 @@ class _Tables:
             Column("data", LargeBinary, nullable=False),
         )
 
+    def copied(self) -> dict[str, Table]:
+        """The tables a copy of the collection carries besides its chunks."""
+        return {
+            "entities": self.entities,
+            "mentions": self.mentions,
+            "relations": self.relations,
+            "files": self.files,
+            "documents": self.documents,
+        }
+
 
 def table_prefix(collection: str) -> str:
     """The table-name prefix of ``collection`` in a shared database (within 63-byte names)."""
@@ -560,6 +570,22 @@ class SideStore:
                             key=key, name=name, part=part, data=data[start : start + _PART]
                         )
                     )
+
+    def graph_and_files(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of the graph and of the file registry, by table (to copy a collection)."""
+        with self.engine.connect() as conn:
+            return {
+                name: [dict(row) for row in conn.execute(select(table)).mappings()]
+                for name, table in self._t.copied().items()
+            }
+
+    def add_graph_and_files(self, rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        """Add rows ``graph_and_files`` gave (those already here are kept), in one transaction."""
+        with self.engine.begin() as conn:
+            for name, table in self._t.copied().items():
+                for start in range(0, len(rows.get(name, ())), _BATCH):
+                    part = list(rows[name][start : start + _BATCH])
+                    conn.execute(self._insert(table).on_conflict_do_nothing(), part)
 
     def drop(self) -> None:
         """Delete every table of the collection (a shared database) or its file (embedded)."""

@@ -8,6 +8,7 @@ a collection that ``check`` explains and the next write completes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -19,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import create_engine, inspect
 
+from unified_search.cli.kb import kb as kb_group
 from unified_search.config import SearchConfig
 from unified_search.contract.handler import SearchContext
 from unified_search.errors import ErrorCode, SearchError
@@ -248,3 +251,42 @@ async def test_two_writers_one_after_the_other_store_each_chunk_once(
     found = await kb.acheck(collection)
     assert found.consistent and found.chunks == 400
     await kb.aclose()
+
+
+# -- moving up ----------------------------------------------------------------------------
+
+
+def test_kb_copy_moves_an_embedded_collection_to_the_servers_without_embedding(
+    tmp_path: Path, chroma_server: str, postgres_url: str, collection: str
+) -> None:
+    source = tmp_path / "laptop.yml"
+    source.write_text(json.dumps({"kb": {"data_dir": str(tmp_path / "laptop")}}))
+    shared = {"chroma_url": chroma_server, "store_url": postgres_url}
+    target = tmp_path / "servers.yml"
+    target.write_text(json.dumps({"kb": {"data_dir": str(tmp_path / "server"), **shared}}))
+    here = asyncio.run(index_and_search(SearchConfig.load(source), collection, DOCS))
+
+    runner = CliRunner()
+    args = ["copy", collection, "--to", str(target), "--config", str(source)]
+    first = runner.invoke(kb_group, args, standalone_mode=False)
+    assert first.exception is None, first.output
+    assert f"copied {len(DOCS)} of {len(DOCS)} chunks" in first.output
+    assert f"source {collection}: {len(DOCS)} chunks, consistent" in first.output
+    assert f"target {collection}: {len(DOCS)} chunks, consistent" in first.output
+    again = runner.invoke(kb_group, args, standalone_mode=False)  # nothing left to copy
+    assert f"copied 0 of {len(DOCS)} chunks" in again.output
+
+    assert asyncio.run(index_and_search(SearchConfig.load(target), collection, [])) == here
+
+
+async def index_and_search(
+    config: SearchConfig, collection: str, docs: list[dict[str, str]]
+) -> list[tuple[str, float]]:
+    """Index ``docs`` with the configured model, then search (what a user's process does)."""
+    handler = KBHandler.from_config(config)
+    if docs:
+        await handler.aadd_documents(collection, docs)
+    ctx = SearchContext(config=config, request_id="copy")
+    found = ranked(await handler.asearch(req("term frequency", collection), ctx))
+    await handler.aclose()
+    return found
