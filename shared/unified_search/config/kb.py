@@ -85,9 +85,9 @@ class HybridConfig(Section):
     feedback_weight: float = Field(default=0.8, ge=0.0, le=2.0)
     """How far the query vector moves: the feedback mean's weight beside the query's 1."""
     exact_limit: int = Field(default=20_000, ge=0)
-    """Collections up to this many chunks are searched exactly over an in-memory copy of
-    their vectors (about 1.5 kB per chunk); larger ones, and filtered searches, through
-    Chroma's HNSW index. 0 always asks Chroma."""
+    """Collections up to this many chunks are searched exactly over their vectors, read from
+    Chroma once per change of the collection and held in memory (about 1.5 kB per chunk);
+    larger ones, and filtered searches, through Chroma's HNSW index. 0 always asks Chroma."""
     rrf_k: int = Field(default=60, ge=1)
     """Rank offset of reciprocal-rank fusion."""
 

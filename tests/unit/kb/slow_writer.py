@@ -5,9 +5,7 @@ Usage: python slow_writer.py CONFIG_JSON COLLECTION STARTED_FILE DOCUMENTS
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -15,29 +13,21 @@ from pathlib import Path
 from unified_search.config import SearchConfig
 from unified_search.kb.handler import KBHandler
 
-DIM = 64
+sys.path.insert(0, str(Path(__file__).parent))
+from conftest import HashEmbedding  # the tests' own embedding, found by its path
 
 
-class SlowEmbedding:
-    """Hashed words (as the tests' embedding), a tenth of a second a call; marks its first call."""
-
-    name = "hash-64"
+class SlowEmbedding(HashEmbedding):
+    """The tests' embedding, a tenth of a second a call; marks its first call."""
 
     def __init__(self, started: Path) -> None:
+        super().__init__()
         self.started = started
 
     def __call__(self, texts: list[str]) -> list[list[float]]:
         self.started.touch()
         time.sleep(0.1)
-        return [self._one(t) for t in texts]
-
-    @staticmethod
-    def _one(text: str) -> list[float]:
-        vector = [0.0] * DIM
-        for word in text.lower().replace(".", " ").split():
-            vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % DIM] += 1.0
-        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-        return [x / norm for x in vector]
+        return super().__call__(texts)
 
 
 def main() -> None:
