@@ -1,7 +1,7 @@
 """What a knowledge base costs as it grows: ours embedded and on shared servers, beside peers.
 
 Usage: python benchmarks/kb_scale.py [--chunks N ...] [--queries N] [--modes embedded,server]
-       [--store-url URL] [--work DIR] [--json OUT]
+       [--store-url URL] [--work DIR] [--json OUT] [--beir PATH ... [--cache DIR]]
 
 A synthetic corpus of ``N`` chunks (one chunk a document: a title and about 60 words
 drawn from a Zipf-distributed vocabulary, seeded) is indexed with a fast deterministic
@@ -26,12 +26,19 @@ saved and memory-mapped), ``langchain-ensemble`` (``EnsembleRetriever`` of LangC
 ``BM25Retriever`` and ``langchain_chroma.Chroma``, built in memory as its users do; run up to
 100,000 chunks: its BM25 scores every chunk in Python). A peer whose package is missing, or
 server mode without PostgreSQL, is listed as absent.
+
+``--beir PATH`` (repeatable; a BEIR folder) also ranks that dataset's judged queries with the
+default model, embedded and in server mode in the same run, and reports ``ndcg@10`` and
+``recall@100`` of each (their first split: ``test`` for SciFact, ``dev`` for nfcorpus-dev):
+where a collection's state lives must not change its ranking. ``--cache DIR`` reuses the
+corpus vectors ``benchmarks/kb.py --cache`` keeps.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -44,7 +51,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -477,6 +484,72 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> dict[str, dict[s
     return rows
 
 
+def quality(
+    path: Path, args: argparse.Namespace, work: Path, server: dict[str, Any] | None
+) -> dict[str, dict[str, Any]]:
+    """nDCG@10 and recall@100 of one BEIR dataset, embedded and (given ``server``) shared."""
+    import kb as beir
+
+    from unified_search.config import SearchConfig
+    from unified_search.config.kb import EmbeddingConfig
+    from unified_search.contract.handler import SearchContext
+    from unified_search.kb.embeddings import embedding_from_config
+    from unified_search.kb.handler import KBHandler
+    from unified_search.types import SearchRequest
+
+    corpus = beir.load_corpus(path)
+    split = "test" if "test" in beir.splits_of(path) else beir.splits_of(path)[0]
+    queries, qrels = beir.load_split(path, split)
+    model = embedding_from_config(EmbeddingConfig())
+    embed = beir.CachedEmbedding(model, beir.embed_corpus(model, corpus, args.cache)[0])
+    docs = [{"id": d["_id"], "title": d.get("title") or "", "text": d["text"]} for d in corpus]
+    deployments = {"unified-search (default)": {"data_dir": str(work / f"q-{path.name}")}}
+    if server is not None:
+        deployments["unified-search (server)"] = {
+            **server,
+            "data_dir": str(work / f"q-server-{path.name}"),
+        }
+
+    async def rank(kb: dict[str, Any]) -> dict[str, float]:
+        config = SearchConfig.load(profile={"kb": kb})
+        handler = KBHandler.from_config(config, embedding=embed)
+        await handler.aadd_documents(f"q-{path.name}", docs)
+        ctx = SearchContext(config=config, request_id="bench")
+        ndcgs, recalls = [], []
+        for qid, text in sorted(queries.items()):
+            request = SearchRequest(
+                query=text, type="kb", limit=beir.K_RECALL, collections=[f"q-{path.name}"]
+            )
+            found = await handler.asearch(request, ctx)
+            ranked = beir.dedup([i.document_id or "" for i in found.items])
+            ndcgs.append(beir.ndcg(ranked, qrels[qid]))
+            recalls.append(beir.recall(ranked, qrels[qid]))
+        await handler.aclose()
+        return {"ndcg@10": statistics.fmean(ndcgs), "recall@100": statistics.fmean(recalls)}
+
+    rows = {
+        f"{name} [{path.name}/{split}]": asyncio.run(rank(kb)) for name, kb in deployments.items()
+    }
+    for name, metrics in rows.items():
+        print(f"{name}: {json.dumps(metrics)}", file=sys.stderr)
+    return rows
+
+
+def servers(args: argparse.Namespace, work: Path) -> Iterator[dict[str, Any] | None]:
+    """A Chroma server and a scratch PostgreSQL database (``None`` without PostgreSQL)."""
+    database = scratch_database(args.store_url)
+    if database is None:
+        yield None
+        return
+    url, chroma = start_chroma(work / f"chroma-{uuid.uuid4().hex[:6]}")
+    try:
+        yield {"chroma_url": url, "store_url": database, "store_timeout": 120}
+    finally:
+        chroma.terminate()
+        chroma.wait()
+        drop_database(args.store_url, database)
+
+
 def table(rows: dict[str, dict[str, Any]]) -> str:
     columns = [
         ("index_chunks_per_s", "index/s", "{:,.0f}"),
@@ -496,6 +569,12 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
         if "absent" in metrics:
             lines.append(f"| {name} | absent: {metrics['absent']} |")
             continue
+        if "ndcg@10" in metrics:
+            lines.append(
+                f"| {name} | nDCG@10 {metrics['ndcg@10']:.4f}, recall@100 "
+                f"{metrics['recall@100']:.4f} |"
+            )
+            continue
         cells = [fmt.format(metrics[key]) for key, _, fmt in columns]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -503,7 +582,9 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chunks", type=int, action="append", help="corpus size (repeatable)")
+    parser.add_argument(
+        "--chunks", type=int, action="append", help="corpus size (repeatable; default 10000)"
+    )
     parser.add_argument("--queries", type=int, default=200, help="queries per concurrency")
     parser.add_argument("--modes", default="embedded,server", help="ours: embedded,server")
     parser.add_argument(
@@ -515,6 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="write {systems: {name: metrics}} here")
+    parser.add_argument("--beir", type=Path, action="append", help="BEIR folder to rank")
+    parser.add_argument("--cache", type=Path, help="corpus vectors kept by benchmarks/kb.py")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.probe:
@@ -522,8 +605,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     rows: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(dir=args.work) as folder:
-        for size in args.chunks or [10_000]:
+        sizes = args.chunks or ([] if args.beir else [10_000])
+        for size in sizes:
             rows.update(measure(size, args, Path(folder)))
+        if args.beir:
+            shared = contextlib.contextmanager(servers)(args, Path(folder))
+            with shared as server:
+                for path in args.beir:
+                    rows.update(quality(path, args, Path(folder), server))
+                if server is None:
+                    rows["unified-search (server) [beir]"] = absent(
+                        f"no PostgreSQL at {args.store_url}"
+                    )
     print(table(rows))
     if args.json:
         write_json(args.json, rows)

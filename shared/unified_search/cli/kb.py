@@ -1,4 +1,4 @@
-"""``unified-search kb``: look after knowledge-base collections (list, remove, drop, check)."""
+"""``unified-search kb``: look after knowledge-base collections (list, remove, drop, check, copy)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 @click.group()
 def kb() -> None:
-    """List, remove, drop and check knowledge-base collections.
+    """List, remove, drop, check and copy knowledge-base collections.
 
     \b
     Examples:
@@ -33,7 +33,6 @@ def kb() -> None:
       unified-search kb remove faq-audio.md --collection kestrel-docs
       unified-search kb check kestrel-help --repair
       unified-search kb drop kestrel-docs --yes
-      unified-search kb copy kestrel-help --to servers.yml
     """  # noqa: D301 - click reads \b as "keep these lines"
 
 
@@ -144,9 +143,14 @@ def check(collection: str, repair: bool, config_path: str | None) -> int:
 def copy(collection: str, target_path: str, config_path: str | None) -> int:
     """Copy COLLECTION to another deployment without embedding it again, then check both.
 
-    Moves a collection from this machine to shared servers (or back). Running it again
-    continues an interrupted copy. Exit codes: 0 both sides consistent, 1 otherwise.
-    """
+    Moves a collection from this machine to shared servers (or back): servers.yml sets
+    kb.chroma_url and kb.store_url. Running it again continues an interrupted copy.
+    Exit codes: 0 both sides consistent, 1 otherwise.
+
+    \b
+    Example:
+      unified-search kb copy kestrel-help --to servers.yml
+    """  # noqa: D301 - click reads \b as "keep these lines"
     from unified_search.kb.handler import KBHandler
 
     target_config = load_config(target_path)

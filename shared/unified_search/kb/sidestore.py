@@ -55,6 +55,7 @@ from sqlalchemy import (
     union_all,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 
 from unified_search.kb.graph import CO_OCCURS, Extraction
@@ -226,9 +227,23 @@ class SideStore:
         self._owned = owned
         self._t = _Tables(prefix)
         self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
-        with engine.begin() as conn:
-            self._t.meta.create_all(conn)
-            _drop_vector_copies(conn)
+        self._create()
+
+    def _create(self) -> None:
+        """Create the tables that are missing (and drop an earlier version's vector copies).
+
+        Two processes opening a new collection at once may both find a table missing; the
+        one that loses the race to create it finds it there on its second look.
+        """
+        for attempt in range(3):
+            try:
+                with self.engine.begin() as conn:
+                    self._t.meta.create_all(conn)
+                    _drop_vector_copies(conn)
+                return
+            except (sa_exc.IntegrityError, sa_exc.ProgrammingError, sa_exc.OperationalError):
+                if attempt == 2:
+                    raise
 
     @classmethod
     def local(cls, path: Path) -> SideStore:
