@@ -179,10 +179,16 @@ def copy(collection: str, target_path: str, config_path: str | None) -> int:
 def consistency_line(found: Consistency) -> str:
     """``help: 120 chunks, consistent`` or what differs (and whether it was repaired)."""
     head = f"{found.collection}: {found.chunks} chunks"
+    unfinished = (
+        "; a write began and has not finished (running, or killed: the next write or --repair "
+        "completes it)"
+        if found.unfinished and not found.repaired
+        else ""
+    )
     if found.consistent:
-        return f"{head}, consistent"
+        return f"{head}, consistent{unfinished}"
     fixed = "repaired" if found.repaired else "run with --repair to fix"
     return (
         f"{head}; {len(found.only_in_chroma)} only in Chroma, "
-        f"{len(found.only_in_side_store)} missing from Chroma ({fixed})"
+        f"{len(found.only_in_side_store)} missing from Chroma ({fixed}){unfinished}"
     )

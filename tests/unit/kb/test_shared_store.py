@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -26,10 +27,11 @@ from sqlalchemy import create_engine, inspect
 from unified_search.cli.kb import kb as kb_group
 from unified_search.config import SearchConfig
 from unified_search.contract.handler import SearchContext
+from unified_search.engine.searcher import Searcher
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb.handler import KBHandler
 from unified_search.kb.sidestore import table_prefix
-from unified_search.types import SearchRequest
+from unified_search.types import SearchRequest, SearchResult, SearchType
 
 pytestmark = pytest.mark.postgres
 
@@ -290,3 +292,40 @@ async def index_and_search(
     found = ranked(await handler.asearch(req("term frequency", collection), ctx))
     await handler.aclose()
     return found
+
+
+class Web:
+    """A web source that answers at once."""
+
+    async def asearch(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
+        return SearchResult(type=SearchType.WEB, query=request.query, items=[], total=0)
+
+
+async def test_a_hung_store_fails_the_kb_source_alone_at_its_timeout(
+    machine: Callable[..., KBHandler], collection: str, hang_guard: Any, make_embedding: Any
+) -> None:
+    indexer = machine("a")
+    await indexer.aadd_documents(collection, DOCS)
+    await indexer.aclose()
+    with socket.socket() as silent:  # accepts connections (the kernel does) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        hung = machine("b", store_url=f"postgresql+psycopg://postgres@127.0.0.1:{port}/test")
+        config = hung.config.merged({"kb": {"store_timeout": 2}, "options": {"timeout": 30}})
+        await hung.aclose()
+        kb_handler = KBHandler.from_config(config, embedding=make_embedding())
+        async with Searcher(config, handlers={"web": Web(), "kb": kb_handler}) as searcher:
+            response = await hang_guard(
+                searcher.aall(
+                    [
+                        {"query": "ranks", "type": "kb", "collections": [collection]},
+                        {"query": "ranks", "type": "web"},
+                    ]
+                ),
+                "a search with the store hung",
+            )
+    kb, web = response.results
+    assert kb is not None and kb.error is not None and kb.error.code is ErrorCode.TIMEOUT
+    assert "kb.store_timeout" in kb.error.message and "127.0.0.1" in kb.error.message
+    assert web is not None and web.error is None
