@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
 from unified_search.kb.consistency import Consistency, check, guarded, locked_repair
+from unified_search.kb.shared import store_errors
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class KBAdmin:
 
         def _recorded_here(self, name: str) -> bool: ...
 
+    @store_errors
     async def aindex_paths(
         self,
         collection: str,
@@ -118,6 +120,7 @@ class KBAdmin:
         """Blocking twin of :meth:`aindex_paths`."""
         return run_sync(self.aindex_paths(collection, paths, options=options, progress=progress))
 
+    @store_errors
     async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
         """Remove files, folders (on disk or as listed) or document IDs from ``collection``."""
         from unified_search.kb.mirror import remove_paths
@@ -131,6 +134,7 @@ class KBAdmin:
         """Blocking twin of :meth:`aremove_paths`."""
         return run_sync(self.aremove_paths(collection, paths))
 
+    @store_errors
     async def alist_documents(self, collection: str) -> list[DocumentInfo]:
         """Every document of ``collection`` with its title, chunk count and file."""
         coll = await self._collection(collection)
@@ -141,6 +145,7 @@ class KBAdmin:
         """Blocking twin of :meth:`alist_documents`."""
         return run_sync(self.alist_documents(collection))
 
+    @store_errors
     async def adrop_collection(self, collection: str) -> None:
         """Delete ``collection``: its vectors, lexical index and graph."""
         coll = await self._collection(collection)
@@ -156,6 +161,7 @@ class KBAdmin:
         """Blocking twin of :meth:`adrop_collection`."""
         run_sync(self.adrop_collection(collection))
 
+    @store_errors
     async def acheck(self, collection: str, *, fix: bool = False) -> Consistency:
         """Compare Chroma with the lexical side of ``collection``; with ``fix``, repair it."""
         coll = await self._collection(collection)
@@ -165,6 +171,7 @@ class KBAdmin:
         """Blocking twin of :meth:`acheck`."""
         return run_sync(self.acheck(collection, fix=fix))
 
+    @store_errors
     async def acopy_to(self, collection: str, target: KBAdmin) -> CopyReport:
         """Copy ``collection`` into ``target``'s deployment (same name), embedding nothing.
 

@@ -44,7 +44,13 @@ from unified_search.kb.embeddings import (
 from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
-from unified_search.kb.shared import coded_store_failure, lexical_folder, shared_engine, side_path
+from unified_search.kb.shared import (
+    coded_store_failure,
+    lexical_folder,
+    shared_engine,
+    side_path,
+    store_errors,
+)
 from unified_search.kb.sidestore import SideStore, recorded_build, table_prefix
 from unified_search.kb.store import (
     PROVIDER,
@@ -226,6 +232,7 @@ class KBHandler(KBAdmin):
 
     # -- writing --------------------------------------------------------------------------
 
+    @store_errors
     async def aadd_documents(
         self,
         collection: str,
@@ -255,6 +262,7 @@ class KBHandler(KBAdmin):
             )
         return report
 
+    @store_errors
     async def adelete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
         """Remove documents by ID from a collection; returns the number of chunks removed."""
         coll = await self._collection(collection)

@@ -9,10 +9,12 @@ within ``kb.store_timeout``, naming the database without its password.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
@@ -21,6 +23,9 @@ from unified_search.config.kb import KBConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb.store import PROVIDER, data_dir
 from unified_search.records.engine import open_engine, reason, safe_url
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def side_path(config: KBConfig, name: str) -> Path:
@@ -65,3 +70,17 @@ def coded_store_failure(config: KBConfig) -> Iterator[None]:
             f"cannot reach the knowledge-base store {where}: {said}",
             provider=PROVIDER,
         ) from exc
+
+
+def store_errors(
+    method: Callable[P, Coroutine[Any, Any, T]],
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Code the shared database's failures of a handler's method (its ``config.kb``)."""
+
+    @functools.wraps(method)
+    async def coded(*args: P.args, **kwargs: P.kwargs) -> T:
+        handler: Any = args[0]
+        with coded_store_failure(handler.config.kb):
+            return await method(*args, **kwargs)
+
+    return coded
