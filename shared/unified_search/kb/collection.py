@@ -155,14 +155,24 @@ class KBCollection:
                 self._local = LocalIndex(key, open_index(self.side, self.folder, key), self)
             return self._local
 
-    def dense(self, vector: Vector, k: int, where: Where | None, config: HybridConfig) -> Ranking:
+    def dense(
+        self,
+        vector: Vector,
+        k: int,
+        where: Where | None,
+        config: HybridConfig,
+        local: LocalIndex | None = None,
+    ) -> Ranking:
         """Nearest chunks by cosine similarity (0..1), best first.
+
+        ``local`` is the generation a search's lexical side read (so both sides see the
+        same one, for one look at the store); by default the current one.
 
         Up to ``exact_limit`` chunks and without a filter, the collection's vectors are
         scanned exactly: one matrix product, faster than a Chroma round trip and free of
         approximation. Larger or filtered searches go to Chroma's HNSW index.
         """
-        local = self.local(config)
+        local = local or self.local(config)
         n = min(k, len(local.lexical))
         if n == 0:
             raise SearchError(
@@ -233,7 +243,7 @@ class KBCollection:
         if not found:
             return dense, query
         moved = unit(query + config.feedback_weight * np.mean(found, axis=0))
-        return self.dense(moved, config.candidates, where, config), moved
+        return self.dense(moved, config.candidates, where, config, lexical.local), moved
 
     def hits(
         self,

@@ -437,7 +437,7 @@ def _search_one(
     with step(StepName.LEXICAL_SEARCH, collection=coll.name):
         lexical = coll.lexical(terms, config, where)
     with step(StepName.VECTOR_SEARCH, collection=coll.name):
-        dense = coll.dense(vector, config.candidates, where, config)
+        dense = coll.dense(vector, config.candidates, where, config, lexical.local)
         dense, moved = coll.feedback(dense, lexical, vector, config, where)
     # Spares for ``group_by_document``, which keeps one chunk per document.
     with step(StepName.FUSION, collection=coll.name):
