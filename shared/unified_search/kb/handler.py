@@ -9,9 +9,10 @@ is a hard floor on the final scores, lexical and graph matches included.
 
 Embedded Chroma is opened only when something needs it. A collection's side
 store keeps a copy of the build marker Chroma records, so opening a collection
-for a search checks its model there, while the model loads; a search of a small
-collection without a filter then never opens Chroma. A Chroma server is asked
-at once, as the authority on its collections.
+for a search checks its model there, and maps its saved lexical index, while the
+model loads. A Chroma server is asked at once, as the authority on its
+collections; with ``kb.store_url`` the side stores live in PostgreSQL, shared
+by every machine.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class KBHandler(KBAdmin):
 
         The first use loads the embedding model, a blocking fraction of a second. Meanwhile
         the side store's copy of the build marker is read (embedded Chroma stays closed) and,
-        for a ``search``, the in-memory index is built.
+        for a ``search``, the saved lexical index is mapped.
         """
         model, found = await asyncio.gather(
             asyncio.to_thread(self._model_name),
