@@ -263,6 +263,8 @@ class KBCollection:
         (the query's own vector when ``vector`` was moved by feedback); a chunk sharing
         terms with the query is kept even below it, as lexical evidence.
         """
+        if query is not None:  # every candidate's vector is needed: asked of Chroma at once
+            lexical.vectors([*dense.ids, *lexical.ranking.ids])
         both = lexical.complete(dense, vector)
         sims = dict(zip(both.dense.ids, both.dense.scores, strict=True))
         if query is not None:
