@@ -100,6 +100,15 @@ SMOKES = [
     ),
     Smoke("kb.py", ("--data", BEIR, "--split", "test", "--cache", "{work}"), KB_PEERS),
     Smoke(
+        "kb_scale.py",
+        ("--chunks", "300", "--queries", "10", "--modes", "embedded", "--work", "{work}"),
+        {
+            "chroma-dense [300 chunks]": ("chromadb",),
+            "bm25s [300 chunks]": ("bm25s",),
+            "langchain-ensemble [300 chunks]": ("langchain_community", "rank_bm25"),
+        },
+    ),
+    Smoke(
         "throughput.py",
         (
             *("--searches", "20", "--rounds", "1", "--concurrency", "4"),

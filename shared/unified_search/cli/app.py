@@ -34,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "index:index",
         "Index files and folders so a knowledge-base collection mirrors them.",
     ),
-    "kb": ("kb:kb", "List, remove, drop and check knowledge-base collections."),
+    "kb": ("kb:kb", "List, remove, drop, check and copy knowledge-base collections."),
     "search": (
         "search:search",
         "Search web, knowledge base and databases; print cited references.",

@@ -1,4 +1,4 @@
-"""``unified-search kb``: look after knowledge-base collections (list, remove, drop, check)."""
+"""``unified-search kb``: look after knowledge-base collections (list, remove, drop, check, copy)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 @click.group()
 def kb() -> None:
-    """List, remove, drop and check knowledge-base collections.
+    """List, remove, drop, check and copy knowledge-base collections.
 
     \b
     Examples:
@@ -130,13 +130,65 @@ def check(collection: str, repair: bool, config_path: str | None) -> int:
     return 0 if found.consistent or found.repaired else 1
 
 
+@kb.command()
+@click.argument("collection")
+@click.option(
+    "--to",
+    "target_path",
+    required=True,
+    metavar="PATH",
+    help="search.yml of the deployment to copy to (its kb.chroma_url and kb.store_url).",
+)
+@config_option
+def copy(collection: str, target_path: str, config_path: str | None) -> int:
+    """Copy COLLECTION to another deployment without embedding it again, then check both.
+
+    Moves a collection from this machine to shared servers (or back): servers.yml sets
+    kb.chroma_url and kb.store_url. Running it again continues an interrupted copy.
+    Exit codes: 0 both sides consistent, 1 otherwise.
+
+    \b
+    Example:
+      unified-search kb copy kestrel-help --to servers.yml
+    """  # noqa: D301 - click reads \b as "keep these lines"
+    from unified_search.kb.handler import KBHandler
+
+    target_config = load_config(target_path)
+
+    async def work(source: KBHandler) -> tuple[list[str], bool]:
+        target = KBHandler.from_config(target_config, embedding=source.embedding)
+        try:
+            report = await source.acopy_to(collection, target)
+            checked = [await source.acheck(collection), await target.acheck(collection)]
+        finally:
+            await target.aclose()
+        lines = [
+            f"copied {report.copied} of {report.chunks} chunks of {collection} "
+            f"({report.chunks - report.copied} there already, {report.removed} removed)"
+        ]
+        sides = ("source", "target")
+        lines += [f"{side} {consistency_line(c)}" for side, c in zip(sides, checked, strict=True)]
+        return lines, all(c.consistent for c in checked)
+
+    lines, consistent = _with_kb(config_path, work)
+    for line in lines:
+        stdout().print(line, highlight=False, markup=False, soft_wrap=True)
+    return 0 if consistent else 1
+
+
 def consistency_line(found: Consistency) -> str:
     """``help: 120 chunks, consistent`` or what differs (and whether it was repaired)."""
     head = f"{found.collection}: {found.chunks} chunks"
+    unfinished = (
+        "; a write began and has not finished (running, or killed: the next write or --repair "
+        "completes it)"
+        if found.unfinished and not found.repaired
+        else ""
+    )
     if found.consistent:
-        return f"{head}, consistent"
+        return f"{head}, consistent{unfinished}"
     fixed = "repaired" if found.repaired else "run with --repair to fix"
     return (
         f"{head}; {len(found.only_in_chroma)} only in Chroma, "
-        f"{len(found.only_in_side_store)} missing from Chroma ({fixed})"
+        f"{len(found.only_in_side_store)} missing from Chroma ({fixed}){unfinished}"
     )

@@ -2,8 +2,9 @@
 
 Each worker process builds its own app with ``worker_app`` (uvicorn calls the
 factory in the worker), over the configuration named by
-``$UNIFIED_SEARCH_CONFIG`` and the record store of ``$UNIFIED_SEARCH_HOME``:
-every worker records into that one store, so any of them resolves the
+``$UNIFIED_SEARCH_CONFIG`` and the record store it names (``server.store_url``,
+default the one of ``$UNIFIED_SEARCH_HOME``): every worker records into that one
+store, so any of them resolves the
 citations another has shown, and citation numbering continues across them.
 
 Bound beyond loopback, the API requires a bearer token: ``serve`` refuses to
@@ -106,8 +107,9 @@ def worker_app() -> Starlette:
     from unified_search.records.store import SearchStore
     from unified_search.server.app import create_app
 
-    store = SearchStore()
-    searcher = Searcher(load_config(None), store=store)
+    config = load_config(None)
+    store = SearchStore(config.server.store_url)
+    searcher = Searcher(config, store=store)
     app = create_app(searcher, store, token=os.environ.get(TOKEN_ENV, "").strip() or None)
 
     @asynccontextmanager

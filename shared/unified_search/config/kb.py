@@ -85,9 +85,9 @@ class HybridConfig(Section):
     feedback_weight: float = Field(default=0.8, ge=0.0, le=2.0)
     """How far the query vector moves: the feedback mean's weight beside the query's 1."""
     exact_limit: int = Field(default=20_000, ge=0)
-    """Collections up to this many chunks are searched exactly over an in-memory copy of
-    their vectors (about 1.5 kB per chunk); larger ones, and filtered searches, through
-    Chroma's HNSW index. 0 always asks Chroma."""
+    """Collections up to this many chunks are searched exactly over their vectors, read from
+    Chroma once per change of the collection and held in memory (about 1.5 kB per chunk);
+    larger ones, and filtered searches, through Chroma's HNSW index. 0 always asks Chroma."""
     rrf_k: int = Field(default=60, ge=1)
     """Rank offset of reciprocal-rank fusion."""
 
@@ -164,6 +164,18 @@ class KBConfig(Section):
     chroma_timeout: float = Field(default=10.0, gt=0)
     """Seconds to connect to the Chroma server, and to wait for each of its answers: a hung
     server fails the knowledge-base source with TIMEOUT instead of holding it."""
+    store_url: str | None = None
+    """A PostgreSQL database (SQLAlchemy URL, ``postgresql+psycopg://host/db``) holding
+    everything a collection keeps besides its vectors: chunk texts and terms, the saved
+    lexical index, the entity graph, the file registry. With ``chroma_url`` it makes every
+    machine of the same configuration search and index the same collections; ``None``
+    keeps a SQLite file per collection under ``data_dir``."""
+    store_timeout: float = Field(default=10.0, gt=0)
+    """Seconds to connect to ``store_url`` and for each of its statements: a database down
+    or hung fails the knowledge-base source with a coded error instead of holding it."""
+    write_wait: float = Field(default=60.0, ge=0)
+    """Seconds a write (indexing, removing) waits while another process writes the same
+    collection, before it fails with TIMEOUT naming the other write."""
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     """The model that builds and queries collections (recorded on each collection)."""
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
@@ -174,3 +186,16 @@ class KBConfig(Section):
     """Entity graph built at ingestion and used with ``graph: true``."""
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     """Bounds on reading one file (nesting, line, field, records, unzipped size)."""
+
+    @model_validator(mode="after")
+    def _store_beside_chroma_server(self) -> KBConfig:
+        if self.store_url is None:
+            return self
+        if not self.store_url.startswith("postgresql"):
+            raise ValueError("kb.store_url must be a PostgreSQL URL (postgresql+psycopg://...)")
+        if not self.chroma_url:
+            raise ValueError(
+                "kb.store_url needs kb.chroma_url: vectors in this machine's embedded Chroma "
+                "cannot be shared"
+            )
+        return self

@@ -23,6 +23,10 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 class ServerConfig(Section):
     """Limits and access control of ``unified-search serve``."""
 
+    store_url: str | None = None
+    """The search store every worker records searches and references into (a SQLAlchemy URL);
+    ``None``: ``search.sqlite3`` in the data folder. Machines serving together share one
+    PostgreSQL URL here, so a chat's numbering continues and its references resolve on any."""
     max_body_bytes: int = Field(default=64_000, ge=1024)
     """Largest request body accepted (bytes); a larger one is refused with 413."""
     max_query_chars: int = Field(default=2_000, ge=1)

@@ -2,14 +2,15 @@
 
 A mixin keeps these beside the handler without growing it: indexing files and
 folders (mirrored, see ``kb.mirror``), removing them, listing documents,
-dropping a collection, and checking (and repairing) that Chroma and the side
-store agree. Each async method has its sync twin.
+dropping a collection, copying one to another deployment (``kb.copy``), and
+checking (and repairing) that Chroma and the side store agree. Each async method has its sync twin.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,12 +18,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from unified_search._sync import run_sync
-from unified_search.kb.consistency import Consistency, check, guarded, repair
+from unified_search.kb.consistency import Consistency, check, guarded, locked_repair
+from unified_search.kb.shared import store_errors
 from unified_search.kb.store import collection_names
 
 if TYPE_CHECKING:
     from unified_search.config.search import SearchConfig
     from unified_search.kb.collection import KBCollection
+    from unified_search.kb.copy import CopyReport
     from unified_search.kb.embeddings import EmbeddingFunction
     from unified_search.kb.ingest import Progress
     from unified_search.kb.mirror import IndexOptions, IndexReport
@@ -70,6 +73,7 @@ class KBAdmin:
 
         def _recorded_here(self, name: str) -> bool: ...
 
+    @store_errors
     async def aindex_paths(
         self,
         collection: str,
@@ -116,6 +120,7 @@ class KBAdmin:
         """Blocking twin of :meth:`aindex_paths`."""
         return run_sync(self.aindex_paths(collection, paths, options=options, progress=progress))
 
+    @store_errors
     async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
         """Remove files, folders (on disk or as listed) or document IDs from ``collection``."""
         from unified_search.kb.mirror import remove_paths
@@ -129,6 +134,7 @@ class KBAdmin:
         """Blocking twin of :meth:`aremove_paths`."""
         return run_sync(self.aremove_paths(collection, paths))
 
+    @store_errors
     async def alist_documents(self, collection: str) -> list[DocumentInfo]:
         """Every document of ``collection`` with its title, chunk count and file."""
         coll = await self._collection(collection)
@@ -139,6 +145,7 @@ class KBAdmin:
         """Blocking twin of :meth:`alist_documents`."""
         return run_sync(self.alist_documents(collection))
 
+    @store_errors
     async def adrop_collection(self, collection: str) -> None:
         """Delete ``collection``: its vectors, lexical index and graph."""
         coll = await self._collection(collection)
@@ -146,23 +153,42 @@ class KBAdmin:
         # Without its marker the side store no longer answers for the collection, whatever
         # happens next: it is Chroma's to say whether the collection still exists.
         await asyncio.to_thread(coll.side.forget_build)
-        await asyncio.to_thread(coll.side.close)
         await asyncio.to_thread(self._client.delete_collection, collection)
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{coll.side.path}{suffix}").unlink(missing_ok=True)
+        await asyncio.to_thread(coll.side.drop)
+        await asyncio.to_thread(shutil.rmtree, coll.folder, True)
 
     def drop_collection(self, collection: str) -> None:
         """Blocking twin of :meth:`adrop_collection`."""
         run_sync(self.adrop_collection(collection))
 
+    @store_errors
     async def acheck(self, collection: str, *, fix: bool = False) -> Consistency:
         """Compare Chroma with the lexical side of ``collection``; with ``fix``, repair it."""
         coll = await self._collection(collection)
-        return await asyncio.to_thread(repair if fix else check, coll)
+        return await asyncio.to_thread(locked_repair if fix else check, coll)
 
     def check(self, collection: str, *, fix: bool = False) -> Consistency:
         """Blocking twin of :meth:`acheck`."""
         return run_sync(self.acheck(collection, fix=fix))
+
+    @store_errors
+    async def acopy_to(self, collection: str, target: KBAdmin) -> CopyReport:
+        """Copy ``collection`` into ``target``'s deployment (same name), embedding nothing.
+
+        Example:
+            Not run here: it needs a Chroma server and PostgreSQL for the target.
+
+            >>> laptop.copy_to("help", servers).copied  # doctest: +SKIP
+            1204
+        """
+        from unified_search.kb.copy import copy_collection
+
+        source = await self._collection(collection)
+        return await copy_collection(source, await target._collection(collection, create=True))
+
+    def copy_to(self, collection: str, target: KBAdmin) -> CopyReport:
+        """Blocking twin of :meth:`acopy_to`."""
+        return run_sync(self.acopy_to(collection, target))
 
     async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""

@@ -1,9 +1,12 @@
 """One knowledge-base collection: Chroma vectors plus the side store, searched hybrid.
 
-Everything here blocks (Chroma, SQLite, numpy); the handler calls it from
-worker threads. The lexical index is rebuilt in memory from the side store
-when the store changed since the last search. Chroma is opened on first need:
-a search of a small collection without a filter reads the side store alone.
+Everything here blocks (Chroma, the side store, numpy); the handler calls it
+from worker threads. The lexical index is saved once per change of the
+collection and memory-mapped by every search (see ``kb.saved``). Vectors live
+in Chroma alone: a collection up to ``exact_limit`` chunks is searched exactly
+over its vectors, read from Chroma once per change; a larger one through
+Chroma's HNSW index, with the vectors of the chunks only BM25 found asked of
+Chroma by ID.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,10 +25,13 @@ from unified_search.errors import ErrorCode, SearchError
 from unified_search.fusion import Ranking
 from unified_search.kb.fusion import fuse
 from unified_search.kb.lexical import LexicalIndex, top_k
+from unified_search.kb.saved import index_key, open_index, save_index
 from unified_search.kb.sidestore import SideStore, StoredChunk
 from unified_search.kb.store import PROVIDER, similarity
 
 Where = dict[str, Any]
+#: Vectors read from Chroma per page when a small collection's are loaded.
+PAGE = 5000
 Vector = Sequence[float] | npt.NDArray[np.float32]
 
 
@@ -49,23 +56,40 @@ class KBCollection:
     """A Chroma collection with its lexical index and graph beside it.
 
     ``open_chroma`` returns the Chroma collection; it is called once, when something
-    first needs Chroma (a write, a filter, a collection past ``exact_limit``).
+    first needs Chroma. ``folder`` holds the saved lexical indexes (a cache in a shared
+    deployment); ``hybrid`` gives the BM25 parameters the writer saves the index with;
+    ``embed`` embeds chunk texts again when ``kb check --repair`` finds rows without
+    vectors; ``write_wait`` bounds the wait for another writer's lock.
 
     Example:
         Not run here: it needs an open Chroma collection.
 
-        >>> coll = KBCollection("docs", lambda: chroma_collection, SideStore(path))  # doctest: +SKIP
+        >>> coll = KBCollection("docs", lambda: chroma_collection, side, folder)  # doctest: +SKIP
         >>> coll.dense([0.1, ...], 10, None, HybridConfig())  # doctest: +SKIP
     """
 
-    def __init__(self, name: str, open_chroma: Callable[[], Any], side: SideStore) -> None:
+    def __init__(
+        self,
+        name: str,
+        open_chroma: Callable[[], Any],
+        side: SideStore,
+        folder: Path,
+        *,
+        hybrid: HybridConfig | None = None,
+        embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
+        write_wait: float = 60.0,
+    ) -> None:
         self.name = name
         self.side = side
+        self.folder = folder
+        self.hybrid = hybrid or HybridConfig()
+        self.embed = embed
+        self.write_wait = write_wait
+        """Seconds a write waits for another process's write to this collection."""
         self._open_chroma = open_chroma
         self._chroma: Any = None
         self._chroma_lock = threading.Lock()
         self._local: LocalIndex | None = None
-        self._mark: tuple[int, int] | None = None
         self._lock = threading.Lock()
 
     @property
@@ -110,34 +134,54 @@ class KBCollection:
             self.chroma.delete(ids=list(chunk_ids))
             self.side.delete_chunks(chunk_ids)
 
+    def save_lexical(self) -> None:
+        """Save the lexical index of the current generation (the end of every write).
+
+        In a shared deployment its files go to the database too, for the other machines.
+        """
+        key = index_key(self.side.generation(), self.hybrid)
+        with self._lock:
+            if not (self._local is not None and self._local.key == key):
+                save_index(self.side, self.folder, key, share=self.side.shared)
+                self._local = None
+
     # -- reading --------------------------------------------------------------------------
 
     def local(self, config: HybridConfig) -> LocalIndex:
-        """BM25 and vector copies of every chunk, rebuilt when the store or BM25's settings changed."""
+        """The lexical index of the current generation (one query tells whether it changed)."""
+        key = index_key(self.side.generation(), config)
         with self._lock:
-            changed, mark = self.side.changed_since(self._mark)
-            if changed or self._local is None or self._local.params != _bm25(config):
-                self._local = LocalIndex.build(self.side.index_rows(), config)
-                self._mark = mark
+            if self._local is None or self._local.key != key:
+                self._local = LocalIndex(key, open_index(self.side, self.folder, key), self)
             return self._local
 
-    def dense(self, vector: Vector, k: int, where: Where | None, config: HybridConfig) -> Ranking:
+    def dense(
+        self,
+        vector: Vector,
+        k: int,
+        where: Where | None,
+        config: HybridConfig,
+        local: LocalIndex | None = None,
+    ) -> Ranking:
         """Nearest chunks by cosine similarity (0..1), best first.
 
-        Up to ``exact_limit`` chunks and without a filter, the in-memory vector copy is
+        ``local`` is the generation a search's lexical side read (so both sides see the
+        same one, for one look at the store); by default the current one.
+
+        Up to ``exact_limit`` chunks and without a filter, the collection's vectors are
         scanned exactly: one matrix product, faster than a Chroma round trip and free of
         approximation. Larger or filtered searches go to Chroma's HNSW index.
         """
-        local = self.local(config)
-        n = min(k, len(local.rows))
+        local = local or self.local(config)
+        n = min(k, len(local.lexical))
         if n == 0:
             raise SearchError(
                 ErrorCode.INVALID_QUERY,
                 f"collection {self.name!r} is empty; index documents first",
                 provider=PROVIDER,
             )
-        if where is None and len(local.rows) <= config.exact_limit:
-            sims = np.clip(cosines(local.vectors, vector), 0.0, 1.0)
+        if where is None and local.small(config):
+            sims = np.clip(cosines(local.matrix(), vector), 0.0, 1.0)
             ids, scores = top_k(local.lexical.ids, sims, n, keep_zero=True)
             return Ranking(ids, scores)
         found = self.chroma.query(
@@ -164,7 +208,15 @@ class KBCollection:
             allowed = set(self.chroma.get(ids=ids, where=where, include=[])["ids"])
             kept = [i for i, id_ in enumerate(ids) if id_ in allowed]
             ids, top = [ids[i] for i in kept], [top[i] for i in kept]
-        return Lexical(Ranking(ids, top), scores, local)
+        fetch = local.from_matrix if local.small(config) else self.vectors
+        return Lexical(Ranking(ids, top), scores, local, VectorCache(fetch))
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """Unit vectors of ``ids`` as Chroma holds them (chunks it lacks are left out)."""
+        if not ids:
+            return {}
+        found = self.chroma.get(ids=list(ids), include=["embeddings"])
+        return {id_: unit(v) for id_, v in zip(found["ids"], found["embeddings"], strict=True)}
 
     def feedback(
         self,
@@ -186,11 +238,12 @@ class KBCollection:
             return dense, query
         both = lexical.complete(dense, query)
         top = [id_ for id_, _ in fuse(both.dense, both.lexical, config)[: config.feedback_docs]]
-        rows = [lexical.local.rows[i] for i in top if i in lexical.local.rows]
-        if not rows:
+        held = lexical.vectors(top)
+        found = [held[i] for i in top if i in held]
+        if not found:
             return dense, query
-        moved = unit(query + config.feedback_weight * lexical.local.vectors[rows].mean(axis=0))
-        return self.dense(moved, config.candidates, where, config), moved
+        moved = unit(query + config.feedback_weight * np.mean(found, axis=0))
+        return self.dense(moved, config.candidates, where, config, lexical.local), moved
 
     def hits(
         self,
@@ -206,10 +259,12 @@ class KBCollection:
 
         Every candidate gets both scores: a chunk only Chroma found gets its BM25 score
         (0 without shared terms), a chunk only BM25 found gets its cosine similarity from
-        the side store's vector copy. The threshold bounds cosine similarity to ``query``
+        its vector. The threshold bounds cosine similarity to ``query``
         (the query's own vector when ``vector`` was moved by feedback); a chunk sharing
         terms with the query is kept even below it, as lexical evidence.
         """
+        if query is not None:  # every candidate's vector is needed: asked of Chroma at once
+            lexical.vectors([*dense.ids, *lexical.ranking.ids])
         both = lexical.complete(dense, vector)
         sims = dict(zip(both.dense.ids, both.dense.scores, strict=True))
         if query is not None:
@@ -228,26 +283,64 @@ class KBCollection:
         ]
 
 
-@dataclass(frozen=True)
 class LocalIndex:
-    """The in-memory side of a collection: BM25 and the vector copies, rows aligned."""
+    """A generation's lexical index, and (for a small collection) its vectors, rows aligned."""
 
-    lexical: LexicalIndex
-    vectors: npt.NDArray[np.float32]
-    rows: dict[str, int]
-    params: tuple[float, float]
-    """BM25's ``k1`` and ``b`` as the lexical index was built with them."""
+    def __init__(self, key: str, lexical: LexicalIndex, coll: KBCollection) -> None:
+        self.key = key
+        """Generation and BM25 parameters the lexical index was built from."""
+        self.lexical = lexical
+        self._coll = coll
+        self._matrix: npt.NDArray[np.float32] | None = None
+        self._lock = threading.Lock()
 
-    @classmethod
-    def build(cls, rows: list[tuple[str, list[str], bytes]], config: HybridConfig) -> LocalIndex:
-        """Index ``(chunk_id, terms, vector bytes)`` rows."""
-        ids = [r[0] for r in rows]
-        lexical = LexicalIndex(ids, [r[1] for r in rows], k1=config.bm25_k1, b=config.bm25_b)
-        vectors = np.zeros((0, 0), np.float32)
-        if rows:
-            vectors = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
-            vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
-        return cls(lexical, vectors, {id_: i for i, id_ in enumerate(ids)}, _bm25(config))
+    def small(self, config: HybridConfig) -> bool:
+        """Whether the collection is searched exactly over its vectors held here."""
+        return len(self.lexical) <= config.exact_limit
+
+    def matrix(self) -> npt.NDArray[np.float32]:
+        """Unit vectors by row, read from Chroma on first use (a page at a time)."""
+        with self._lock:
+            if self._matrix is None:
+                ids = self.lexical.ids
+                matrix = np.zeros((len(ids), 0), np.float32)
+                offset = 0
+                while True:
+                    page = self._coll.chroma.get(include=["embeddings"], limit=PAGE, offset=offset)
+                    for id_, vector in zip(page["ids"], page["embeddings"], strict=True):
+                        if matrix.shape[1] == 0:
+                            matrix = np.zeros((len(ids), len(vector)), np.float32)
+                        row = ids.row(id_)
+                        if row is not None:
+                            matrix[row] = unit(vector)
+                    if len(page["ids"]) < PAGE:
+                        break
+                    offset += PAGE
+                self._matrix = matrix
+            return self._matrix
+
+    def from_matrix(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """Unit vectors of ``ids`` held here."""
+        matrix = self.matrix()
+        rows = {i: self.lexical.ids.row(i) for i in ids}
+        return {i: matrix[r] for i, r in rows.items() if r is not None and matrix.shape[1]}
+
+
+class VectorCache:
+    """Vectors of chunks asked for once per search, whoever asks again."""
+
+    def __init__(
+        self, fetch: Callable[[Sequence[str]], dict[str, npt.NDArray[np.float32]]]
+    ) -> None:
+        self._fetch = fetch
+        self._held: dict[str, npt.NDArray[np.float32]] = {}
+
+    def __call__(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """Unit vectors of those of ``ids`` that Chroma holds."""
+        missing = [i for i in dict.fromkeys(ids) if i not in self._held]
+        if missing:
+            self._held.update(self._fetch(missing))
+        return {i: self._held[i] for i in ids if i in self._held}
 
 
 @dataclass(frozen=True)
@@ -260,28 +353,28 @@ class Pair:
 
 @dataclass(frozen=True)
 class Lexical:
-    """One lexical search: its top candidates, and the scores of every chunk."""
+    """One lexical search: its top candidates, the scores of every chunk, and their vectors."""
 
     ranking: Ranking
     scores: npt.NDArray[np.float32]
     local: LocalIndex
+    vectors: VectorCache
 
     def complete(self, dense: Ranking, vector: Vector) -> Pair:
         """Both rankings over the union of their candidates, each sorted by its own score."""
         sims = dict(zip(dense.ids, dense.scores, strict=True))
         missing = [i for i in self.ranking.ids if i not in sims]
         sims.update(self.similarities(missing, vector))
-        rows = self.local.rows
-        lex = {i: float(self.scores[rows[i]]) if i in rows else 0.0 for i in sims}
+        rows = {i: self.local.lexical.ids.row(i) for i in sims}
+        lex = {i: 0.0 if r is None else float(self.scores[r]) for i, r in rows.items()}
         return Pair(_ranking(sims), _ranking(lex))
 
     def similarities(self, ids: Sequence[str], vector: Vector) -> dict[str, float]:
-        """Cosine similarity (0..1) of ``vector`` to each of ``ids`` held in memory."""
-        rows = self.local.rows
-        held = [i for i in ids if i in rows]
+        """Cosine similarity (0..1) of ``vector`` to each of ``ids`` whose vector is known."""
+        held = self.vectors(ids)
         if not held:
             return {}
-        found = cosines(self.local.vectors[[rows[i] for i in held]], vector)
+        found = cosines(np.stack(list(held.values())), vector)
         return {i: float(min(1.0, max(0.0, s))) for i, s in zip(held, found, strict=True)}
 
 
@@ -299,10 +392,6 @@ def cosines(vectors: npt.NDArray[np.float32], vector: Vector) -> npt.NDArray[np.
     """
     found: npt.NDArray[np.float32] = np.einsum("ij,j->i", vectors, unit(vector))
     return found
-
-
-def _bm25(config: HybridConfig) -> tuple[float, float]:
-    return config.bm25_k1, config.bm25_b
 
 
 def _ranking(scores: dict[str, float]) -> Ranking:

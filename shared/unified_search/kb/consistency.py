@@ -4,10 +4,11 @@ Every write goes to Chroma first and to the side store second, so a writer
 killed between the two leaves chunks in Chroma that the side store (and so the
 lexical index) does not know; a side-store chunk missing from Chroma can only
 come from outside damage. ``check`` compares the two sets of chunk IDs;
-``repair`` deletes Chroma's extra chunks and writes the missing ones back to
-Chroma from the side store's copies (text, metadata and vector). ``guarded``
-wraps every write: it sets a marker first and clears it last, so the next
-writer finds a killed write and repairs before it starts.
+``repair`` deletes Chroma's extra chunks and embeds the missing ones again from
+the side store's rows (text and metadata). ``guarded`` wraps every write: it
+sets a marker first, and last saves the lexical index of what was written and
+clears the marker, so the next writer finds a killed write and repairs before
+it starts.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from unified_search.kb.collection import KBCollection
+from unified_search.kb.ingest import embed_text
+from unified_search.kb.locks import write_lock
 
 #: IDs asked of Chroma per page while listing a collection.
 PAGE = 5000
@@ -41,7 +43,10 @@ class Consistency(BaseModel):
     only_in_chroma: list[str] = []
     """Chunk IDs in Chroma that the side store does not know (deleted by ``repair``)."""
     only_in_side_store: list[str] = []
-    """Chunk IDs missing from Chroma (written back by ``repair``)."""
+    """Chunk IDs missing from Chroma (embedded again by ``repair``)."""
+    unfinished: bool = False
+    """A write began and has not finished: it is running, or its writer was killed (the next
+    write, or ``repair``, completes the check)."""
     repaired: bool = False
 
     @property
@@ -71,6 +76,7 @@ def check(coll: KBCollection) -> Consistency:
         chunks=len(side),
         only_in_chroma=sorted(chroma - side),
         only_in_side_store=sorted(side - chroma),
+        unfinished=coll.side.writing(),
     )
 
 
@@ -81,21 +87,45 @@ def repair(coll: KBCollection) -> Consistency:
         coll.chroma.delete(ids=found.only_in_chroma)
     missing = coll.side.rows(found.only_in_side_store)
     if missing:
-        coll.upsert(missing, [np.frombuffer(r.vector, dtype=np.float32).tolist() for r in missing])
+        if coll.embed is None:
+            raise RuntimeError("repairing rows without vectors needs the embedding model")
+        texts = [embed_text(r.metadata.get("title") or "", r.text) for r in missing]
+        coll.upsert(missing, list(coll.embed(texts)))
+    coll.save_lexical()
     coll.side.mark_writing(False)
     return found.model_copy(update={"repaired": not found.consistent})
 
 
 @asynccontextmanager
 async def guarded(coll: KBCollection) -> AsyncIterator[None]:
-    """Run a write with the marker set; repair first when the last write never finished."""
-    if await asyncio.to_thread(coll.side.writing):
-        await asyncio.to_thread(repair, coll)
-    await asyncio.to_thread(coll.side.mark_writing, True)
+    """Run a write holding the collection's write lock, with the marker set.
+
+    A write that another process left unfinished is repaired first.
+    """
+    lock = write_lock(coll.side, coll.name, coll.write_wait)
+    await asyncio.to_thread(lock.__enter__)
     try:
-        yield
-    except asyncio.CancelledError:
-        # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is half done.
-        await asyncio.to_thread(coll.side.mark_writing, False)
-        raise
-    await asyncio.to_thread(coll.side.mark_writing, False)
+        if await asyncio.to_thread(coll.side.writing):
+            await asyncio.to_thread(repair, coll)
+        await asyncio.to_thread(coll.side.mark_writing, True)
+        try:
+            yield
+        except asyncio.CancelledError:
+            # Cancelled writes finish their batch first (see ``ingest.Writer``): nothing is
+            # half done.
+            await asyncio.to_thread(_finish, coll)
+            raise
+        await asyncio.to_thread(_finish, coll)
+    finally:
+        await asyncio.to_thread(lock.__exit__, None, None, None)
+
+
+def locked_repair(coll: KBCollection) -> Consistency:
+    """``repair`` holding the collection's write lock (blocking)."""
+    with write_lock(coll.side, coll.name, coll.write_wait):
+        return repair(coll)
+
+
+def _finish(coll: KBCollection) -> None:
+    coll.save_lexical()
+    coll.side.mark_writing(False)

@@ -9,9 +9,10 @@ is a hard floor on the final scores, lexical and graph matches included.
 
 Embedded Chroma is opened only when something needs it. A collection's side
 store keeps a copy of the build marker Chroma records, so opening a collection
-for a search checks its model there, while the model loads; a search of a small
-collection without a filter then never opens Chroma. A Chroma server is asked
-at once, as the authority on its collections.
+for a search checks its model there, and maps its saved lexical index, while the
+model loads. A Chroma server is asked at once, as the authority on its
+collections; with ``kb.store_url`` the side stores live in PostgreSQL, shared
+by every machine.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import asyncio
 import functools
 import threading
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sqlalchemy import Engine
 
 from unified_search._sync import run_sync
 from unified_search.config.kb import HybridConfig, KBConfig
@@ -43,7 +45,14 @@ from unified_search.kb.embeddings import (
 from unified_search.kb.graph import Extraction, extract_entities, parse_extraction
 from unified_search.kb.lexical import analyze
 from unified_search.kb.results import merge_hits, to_items
-from unified_search.kb.sidestore import SideStore, recorded_build
+from unified_search.kb.shared import (
+    coded_store_failure,
+    lexical_folder,
+    shared_engine,
+    side_path,
+    store_errors,
+)
+from unified_search.kb.sidestore import SideStore, recorded_build, table_prefix
 from unified_search.kb.store import (
     PROVIDER,
     build_marker,
@@ -51,7 +60,6 @@ from unified_search.kb.store import (
     close_client,
     coded_unreachable,
     create_collection,
-    data_dir,
     make_client,
     open_collection,
     unreachable,
@@ -97,6 +105,7 @@ class KBHandler(KBAdmin):
         self._lock = asyncio.Lock()
         self._opening = threading.Lock()
         self._loading = threading.Lock()
+        self._store: Engine | None = None
 
     @classmethod
     def from_config(
@@ -145,7 +154,7 @@ class KBHandler(KBAdmin):
 
         The first use loads the embedding model, a blocking fraction of a second. Meanwhile
         the side store's copy of the build marker is read (embedded Chroma stays closed) and,
-        for a ``search``, the in-memory index is built.
+        for a ``search``, the saved lexical index is mapped.
         """
         model, found = await asyncio.gather(
             asyncio.to_thread(self._model_name),
@@ -165,10 +174,10 @@ class KBHandler(KBAdmin):
             raise
         opener = create_collection if create else open_collection
         chroma = await asyncio.to_thread(opener, self._client, name, model)
-        side = await asyncio.to_thread(SideStore, self._side_path(name))
+        side = await asyncio.to_thread(self._side, name)
         # Collections indexed before the copy existed get it on first open.
         await asyncio.to_thread(side.record_build, build_marker(chroma.metadata or {}))
-        return KBCollection(name, lambda: chroma, side)
+        return self._bind(name, lambda: chroma, side)
 
     def _recorded(self, name: str, *, create: bool, search: bool) -> Recorded | None:
         """The collection opened on its side store, when that keeps the build marker's copy.
@@ -178,17 +187,40 @@ class KBHandler(KBAdmin):
         marker = None if create else self._marker_here(name)
         if marker is None:
             return None
-        side = SideStore(self._side_path(name))
-        coll = KBCollection(name, functools.partial(self._chroma_of, name), side)
+        coll = self._bind(name, functools.partial(self._chroma_of, name), self._side(name))
         if search:
             coll.local(self.config.kb.hybrid)
         return Recorded(marker, coll)
+
+    def _bind(self, name: str, open_chroma: Any, side: SideStore) -> KBCollection:
+        kb = self.config.kb
+        folder = lexical_folder(kb, name)
+        return KBCollection(
+            name,
+            open_chroma,
+            side,
+            folder,
+            hybrid=kb.hybrid,
+            embed=lambda t: self.embedding(t),
+            write_wait=kb.write_wait,
+        )
+
+    def _side(self, name: str) -> SideStore:
+        """The side store of ``name``: its SQLite file, or its tables in ``kb.store_url``."""
+        kb = self.config.kb
+        if kb.store_url is None:
+            return SideStore.local(side_path(kb, name))
+        with self._opening:
+            if self._store is None:
+                self._store = shared_engine(kb)
+        with coded_store_failure(kb):
+            return SideStore(self._store, table_prefix(name), owned=False)
 
     def _marker_here(self, name: str) -> dict[str, Any] | None:
         """The build marker an embedded collection's side store keeps (``None`` without)."""
         if not self._embedded or not valid_name(name):
             return None
-        return recorded_build(self._side_path(name))
+        return recorded_build(side_path(self.config.kb, name))
 
     def _recorded_here(self, name: str) -> bool:
         return self._marker_here(name) is not None
@@ -199,11 +231,9 @@ class KBHandler(KBAdmin):
     def _model_name(self) -> str:
         return self.embedding.name
 
-    def _side_path(self, name: str) -> Path:
-        return data_dir(self.config.kb) / "collections" / f"{name}.sqlite"
-
     # -- writing --------------------------------------------------------------------------
 
+    @store_errors
     async def aadd_documents(
         self,
         collection: str,
@@ -233,6 +263,7 @@ class KBHandler(KBAdmin):
             )
         return report
 
+    @store_errors
     async def adelete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
         """Remove documents by ID from a collection; returns the number of chunks removed."""
         coll = await self._collection(collection)
@@ -279,7 +310,7 @@ class KBHandler(KBAdmin):
         A Chroma server that cannot be reached fails with NETWORK_ERROR, one that
         does not answer within ``kb.chroma_timeout`` with TIMEOUT.
         """
-        with coded_unreachable():
+        with coded_unreachable(), coded_store_failure(ctx.config.kb):
             return await self._search(request, ctx)
 
     async def _search(self, request: SearchRequest, ctx: SearchContext) -> SearchResult:
@@ -383,6 +414,8 @@ class KBHandler(KBAdmin):
         self._collections.clear()
         if self._chroma_client is not None:
             await asyncio.to_thread(close_client, self._chroma_client)
+        if self._store is not None:
+            await asyncio.to_thread(self._store.dispose)
 
 
 async def _builtin_extractor(chunks: list[Chunk]) -> list[Extraction]:
@@ -405,7 +438,7 @@ def _search_one(
     with step(StepName.LEXICAL_SEARCH, collection=coll.name):
         lexical = coll.lexical(terms, config, where)
     with step(StepName.VECTOR_SEARCH, collection=coll.name):
-        dense = coll.dense(vector, config.candidates, where, config)
+        dense = coll.dense(vector, config.candidates, where, config, lexical.local)
         dense, moved = coll.feedback(dense, lexical, vector, config, where)
     # Spares for ``group_by_document``, which keeps one chunk per document.
     with step(StepName.FUSION, collection=coll.name):

@@ -29,7 +29,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from unified_search.config.kb import KBConfig
@@ -131,7 +130,7 @@ def _first_line(exc: Exception) -> str:
     return str(exc).splitlines()[0]
 
 
-def stored(chunk: Chunk, title_boost: int, vector: Sequence[float]) -> StoredChunk:
+def stored(chunk: Chunk, title_boost: int) -> StoredChunk:
     """The side-store row of a chunk."""
     return StoredChunk(
         chunk.id,
@@ -139,7 +138,6 @@ def stored(chunk: Chunk, title_boost: int, vector: Sequence[float]) -> StoredChu
         document_terms(chunk.title, chunk.text, title_boost),
         chunk.text,
         chunk.chroma_metadata(),
-        np.asarray(vector, dtype=np.float32).tobytes(),
     )
 
 
@@ -335,7 +333,7 @@ class Writer:
             [c.chroma_metadata() for c in chunks],
             [v for _, v in pending],
         )
-        rows = asyncio.to_thread(lambda: [stored(c, self.boost, v) for c, v in pending])
+        rows = asyncio.to_thread(lambda: [stored(c, self.boost) for c in chunks])
         graphs = self.extractor(chunks) if self.extractor is not None else _no_graphs(chunks)
         _, prepared, found = await asyncio.gather(written, rows, graphs)
         items = [(c.id, g) for c, g in zip(chunks, found, strict=True) if g.entities or g.relations]

@@ -1,7 +1,8 @@
 """The lexical side of hybrid retrieval: BM25 (bm25s, Lucene variant) over stemmed terms.
 
 Terms are lower-cased words of two or more letters, English stop words removed,
-Snowball-stemmed (PyStemmer). A chunk's title is counted ``title_boost`` times,
+Snowball-stemmed (PyStemmer). The index is built once per change of a collection
+and saved; every search process memory-maps the saved arrays. A chunk's title is counted ``title_boost`` times,
 a one-line form of field weighting: titles name what a text is about. Optional
 pseudo-relevance feedback adds the most telling terms of the first-pass top
 documents to the query (RM3-like, weighted below the query's own terms).
@@ -14,7 +15,8 @@ import math
 import re
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -79,8 +81,55 @@ def _title_terms(title: str) -> tuple[str, ...]:
     return tuple(analyze(title)) if title else ()
 
 
+class ChunkIds(Sequence[str]):
+    """Chunk IDs by row of a lexical index, as one array (memory-mapped once saved).
+
+    A list of a million Python strings took about 100 MB in every process; the array
+    is read from the page cache, and a row is found by binary search.
+    """
+
+    def __init__(self, ids: npt.NDArray[np.bytes_]) -> None:
+        self._ids = ids
+        ordered = bool(len(ids) < 2 or np.all(ids[:-1] <= ids[1:]))
+        self._order = None if ordered else np.argsort(ids, kind="stable")
+
+    @classmethod
+    def of(cls, ids: Sequence[str]) -> ChunkIds:
+        """The array of ``ids`` (UTF-8)."""
+        return cls(np.array([i.encode() for i in ids], dtype=np.bytes_))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __getitem__(self, row: int) -> str:  # type: ignore[override]
+        return bytes(self._ids[row]).decode()
+
+    def row(self, chunk_id: str) -> int | None:
+        """The row of ``chunk_id``, ``None`` when the index does not hold it."""
+        key = np.bytes_(chunk_id.encode())
+        ordered = self._ids if self._order is None else self._ids[self._order]
+        at = int(np.searchsorted(ordered, key))
+        if at == len(ordered) or ordered[at] != key:
+            return None
+        return at if self._order is None else int(self._order[at])
+
+    def save(self, path: Path) -> None:
+        """Write the array to ``path`` (``.npy``)."""
+        np.save(path, self._ids, allow_pickle=False)
+
+    @classmethod
+    def load(cls, path: Path) -> ChunkIds:
+        """Map the array saved at ``path``."""
+        return cls(np.load(path, mmap_mode="r", allow_pickle=False))
+
+
+TermsOf = Callable[[Sequence[str]], dict[str, list[str]]]
+"""The terms of some chunks by ID (what query expansion reads of its feedback documents)."""
+_IDS = "ids.npy"
+
+
 class LexicalIndex:
-    """BM25 over the term lists of a collection's chunks, rebuilt in memory from them.
+    """BM25 over the term lists of a collection's chunks, built in memory or opened where saved.
 
     Example:
         >>> index = LexicalIndex(["a", "b"], [["vector", "store"], ["graph"]])
@@ -91,21 +140,44 @@ class LexicalIndex:
     def __init__(
         self, ids: Sequence[str], terms: Sequence[list[str]], *, k1: float = 0.9, b: float = 0.4
     ) -> None:
-        self.ids = list(ids)
-        self._terms = [list(t) for t in terms]
+        self.ids = ChunkIds.of(ids)
+        held = {id_: list(t) for id_, t in zip(ids, terms, strict=True)}
+        self._terms_of: TermsOf = lambda wanted: {i: held[i] for i in wanted if i in held}
         self._bm25: Any = None
-        if self.ids:
+        if len(self.ids):
             self._bm25 = _bm25s().BM25(method="lucene", k1=k1, b=b)
             # An empty term list would break bm25s; a placeholder term matches no query.
-            self._bm25.index([t or ["\x00"] for t in self._terms], show_progress=False)
+            self._bm25.index([t or ["\x00"] for t in terms], show_progress=False)
+
+    @classmethod
+    def load(cls, folder: Path, terms_of: TermsOf) -> LexicalIndex:
+        """Open the index saved in ``folder``, memory-mapped: nothing is rebuilt."""
+        index = cls.__new__(cls)
+        index.ids = ChunkIds.load(folder / _IDS)
+        index._terms_of = terms_of
+        index._bm25 = None
+        if len(index.ids):
+            index._bm25 = _bm25s().BM25.load(folder, mmap=True, show_progress=False)
+        return index
+
+    def save(self, folder: Path) -> None:
+        """Write the index to ``folder`` (bm25s's arrays and vocabulary, and the chunk IDs)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self.ids.save(folder / _IDS)
+        if self._bm25 is not None:
+            self._bm25.save(folder, show_progress=False)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     @functools.cached_property
-    def _doc_freq(self) -> Counter[str]:
-        """Chunks holding each term; counted on first use, as only query expansion reads it."""
-        return Counter(term for t in self._terms for term in set(t))
+    def _doc_freq(self) -> dict[str, int]:
+        """Chunks holding each term (the entries of its column); only query expansion reads it."""
+        if self._bm25 is None:
+            return {}
+        counts = np.diff(self._bm25.scores["indptr"])
+        vocab = self._bm25.vocab_dict.items()  # bm25s also lists an empty term past the columns
+        return {term: int(counts[column]) for term, column in vocab if column < len(counts)}
 
     def scores(self, weights: dict[str, float]) -> Scores:
         """BM25 score of every chunk for a weighted bag of query terms."""
@@ -142,11 +214,13 @@ class LexicalIndex:
         self, scores: Scores, docs: int, terms: int, known: set[str]
     ) -> dict[str, float]:
         """Terms frequent in the top documents and rare in the collection, scaled to 0..1."""
-        best = np.argsort(-scores, kind="stable")[:docs]
+        best = [
+            self.ids[int(i)] for i in np.argsort(-scores, kind="stable")[:docs] if scores[i] > 0
+        ]
+        held = self._terms_of(best)
         counts: Counter[str] = Counter()
-        for i in best:
-            if scores[i] > 0:
-                counts.update(self._terms[i])
+        for id_ in best:
+            counts.update(held.get(id_, []))
         n = len(self.ids)
         weighted = {
             t: c * math.log(1 + n / self._doc_freq[t]) for t, c in counts.items() if t not in known

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-import shutil
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from unified_search.config import SearchConfig
@@ -83,60 +77,3 @@ def make_embedding() -> type[HashEmbedding]:
 @pytest.fixture
 def log() -> LogRecorder:
     return LogRecorder()
-
-
-CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def chroma_process(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A real ``chroma run`` on loopback (its URL and process), stopped after the test."""
-    if not Path(CHROMA).exists():
-        pytest.skip("the chroma CLI is not installed with chromadb")
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            CHROMA,
-            "run",
-            "--path",
-            str(tmp_path / "server"),
-            "--port",
-            str(port),
-            "--host",
-            "127.0.0.1",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_for(url, process)
-        yield url, process
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@pytest.fixture
-def chroma_server(chroma_process: tuple[str, subprocess.Popen[bytes]]) -> str:
-    """The URL of a real ``chroma run`` on loopback."""
-    return chroma_process[0]
-
-
-def _wait_for(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail("chroma run exited early")
-        try:
-            if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    pytest.fail("chroma run did not answer within 90 s")

@@ -67,7 +67,7 @@ def test_spans_are_lowercased_ngrams() -> None:
 
 
 def test_association_walks_the_neighbourhood(tmp_path: Path) -> None:
-    side = SideStore(tmp_path / "g.sqlite")
+    side = SideStore.local(tmp_path / "g.sqlite")
     side.add_graphs(
         [("c1", extract(TEXT)), ("c2", extract("The CNRS funds NASA. NASA and the CNRS agree."))]
     )
@@ -91,7 +91,7 @@ def test_indexing_extracts_the_entities_of_extract() -> None:
 
 
 def test_co_occurrence_comes_from_mentions_and_typed_relations_add_to_it(tmp_path: Path) -> None:
-    side = SideStore(tmp_path / "g.sqlite")
+    side = SideStore.local(tmp_path / "g.sqlite")
     nasa, cnrs, esa = (Entity(name=n, type="acronym") for n in ("NASA", "CNRS", "ESA"))
     side.add_graphs(
         [
@@ -108,7 +108,8 @@ def test_co_occurrence_comes_from_mentions_and_typed_relations_add_to_it(tmp_pat
             ("c3", Extraction([esa])),
         ]
     )
-    stored = side._db.execute("SELECT source, target, type FROM relations").fetchall()
+    with side.engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT source, target, type FROM relations").all()
     assert stored == [("esa", "nasa", "funds")]  # co-occurrence is not written twice
     # CNRS: two chunks with NASA; ESA: one chunk with NASA plus its typed relation.
     assert [(k, w) for k, _, _, w in side.neighbours("nasa", 10)] == [("cnrs", 2), ("esa", 2)]
@@ -120,7 +121,8 @@ def test_co_occurrence_comes_from_mentions_and_typed_relations_add_to_it(tmp_pat
 
 
 def test_side_store_commits_without_waiting_for_the_disk(tmp_path: Path) -> None:
-    side = SideStore(tmp_path / "w.sqlite")
-    assert side._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert side._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    side = SideStore.local(tmp_path / "w.sqlite")
+    with side.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
     side.close()
