@@ -212,7 +212,8 @@ class SideStore:
     """The rows one collection keeps beside its vectors.
 
     Example:
-        >>> store = SideStore.local(Path("/tmp/kb/docs.sqlite"))
+        >>> import tempfile
+        >>> store = SideStore.local(Path(tempfile.mkdtemp()) / "docs.sqlite")
         >>> store.add_chunks([StoredChunk("c1", "doc1", ["vector"], "Vectors.", {})])
         >>> store.fetch(["c1"])
         {'c1': ('Vectors.', {})}
