@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from unified_search._sync import run_sync
+from unified_search._sync import sync_twin
 from unified_search.kb.consistency import Consistency, check, guarded, locked_repair
 from unified_search.kb.shared import store_errors
 from unified_search.kb.store import collection_names
@@ -109,16 +109,7 @@ class KBAdmin:
             extractor=self._extractor(None),
         )
 
-    def index_paths(
-        self,
-        collection: str,
-        paths: Sequence[str | Path],
-        *,
-        options: IndexOptions | None = None,
-        progress: Progress | None = None,
-    ) -> IndexReport:
-        """Blocking twin of :meth:`aindex_paths`."""
-        return run_sync(self.aindex_paths(collection, paths, options=options, progress=progress))
+    index_paths = sync_twin(aindex_paths)
 
     @store_errors
     async def aremove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
@@ -130,9 +121,7 @@ class KBAdmin:
             documents, chunks, unmatched = await asyncio.to_thread(remove_paths, coll, paths)
         return Removed(documents=documents, chunks=chunks, unmatched=unmatched)
 
-    def remove_paths(self, collection: str, paths: Sequence[str]) -> Removed:
-        """Blocking twin of :meth:`aremove_paths`."""
-        return run_sync(self.aremove_paths(collection, paths))
+    remove_paths = sync_twin(aremove_paths)
 
     @store_errors
     async def alist_documents(self, collection: str) -> list[DocumentInfo]:
@@ -141,9 +130,7 @@ class KBAdmin:
         rows = await asyncio.to_thread(coll.side.documents)
         return [DocumentInfo(id=i, title=t, chunks=n, file=f) for i, t, n, f in rows]
 
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        """Blocking twin of :meth:`alist_documents`."""
-        return run_sync(self.alist_documents(collection))
+    list_documents = sync_twin(alist_documents)
 
     @store_errors
     async def adrop_collection(self, collection: str) -> None:
@@ -157,9 +144,7 @@ class KBAdmin:
         await asyncio.to_thread(coll.side.drop)
         await asyncio.to_thread(shutil.rmtree, coll.folder, True)
 
-    def drop_collection(self, collection: str) -> None:
-        """Blocking twin of :meth:`adrop_collection`."""
-        run_sync(self.adrop_collection(collection))
+    drop_collection = sync_twin(adrop_collection)
 
     @store_errors
     async def acheck(self, collection: str, *, fix: bool = False) -> Consistency:
@@ -167,9 +152,7 @@ class KBAdmin:
         coll = await self._collection(collection)
         return await asyncio.to_thread(locked_repair if fix else check, coll)
 
-    def check(self, collection: str, *, fix: bool = False) -> Consistency:
-        """Blocking twin of :meth:`acheck`."""
-        return run_sync(self.acheck(collection, fix=fix))
+    check = sync_twin(acheck)
 
     @store_errors
     async def acopy_to(self, collection: str, target: KBAdmin) -> CopyReport:
@@ -186,9 +169,7 @@ class KBAdmin:
         source = await self._collection(collection)
         return await copy_collection(source, await target._collection(collection, create=True))
 
-    def copy_to(self, collection: str, target: KBAdmin) -> CopyReport:
-        """Blocking twin of :meth:`acopy_to`."""
-        return run_sync(self.acopy_to(collection, target))
+    copy_to = sync_twin(acopy_to)
 
     async def alist_collections(self) -> list[str]:
         """Names of the existing collections, sorted."""
@@ -205,9 +186,7 @@ class KBAdmin:
             known |= set(await self.alist_collections())
         return [name for name in names if name in known]
 
-    def list_collections(self) -> list[str]:
-        """Blocking twin of :meth:`alist_collections`."""
-        return run_sync(self.alist_collections())
+    list_collections = sync_twin(alist_collections)
 
 
 def _present(path: Path) -> bool:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import Engine
 
-from unified_search._sync import run_sync
+from unified_search._sync import sync_twin
 from unified_search.config.kb import HybridConfig, KBConfig
 from unified_search.config.search import SearchConfig
 from unified_search.contract.delegates import BUILTIN, Delegates
@@ -273,19 +273,9 @@ class KBHandler(KBAdmin):
             await asyncio.to_thread(coll.delete, chunk_ids)
         return len(chunk_ids)
 
-    def add_documents(
-        self,
-        collection: str,
-        docs: Sequence[Document | Mapping[str, Any] | str],
-        *,
-        progress: Progress | None = None,
-    ) -> IngestReport:
-        """Blocking twin of :meth:`aadd_documents`."""
-        return run_sync(self.aadd_documents(collection, docs, progress=progress))
+    add_documents = sync_twin(aadd_documents)
 
-    def delete_documents(self, collection: str, document_ids: Sequence[str]) -> int:
-        """Blocking twin of :meth:`adelete_documents`."""
-        return run_sync(self.adelete_documents(collection, document_ids))
+    delete_documents = sync_twin(adelete_documents)
 
     def _extractor(self, ctx: SearchContext | None) -> Any:
         uses = self.config.kb.graph.uses
