@@ -69,7 +69,8 @@ def burst_then_kill(url: str, prefix: str, answers: int) -> list[tuple[str, int]
     while any(map(running, writers)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(map(running, writers)), "the writer process outlived its parent"
-    answered += [(r, int(n)) for _, r, n in (line.split() for line in out.splitlines())]
+    complete = out[: out.rfind("\n") + 1]  # the kill may cut the last line short
+    answered += [(r, int(n)) for _, r, n in (line.split() for line in complete.splitlines())]
     return answered
 
 
