@@ -73,7 +73,7 @@ def _groups(items: Sequence[ResultItem]) -> list[list[int]]:
     texts = {
         i: text
         for i, item in enumerate(items)
-        if item.type is SearchType.WEB and (text := _triples(item.content))
+        if item.type is SearchType.WEB and (text := _triples(item.content[:COMPARED_CHARS]))
     }
     for a, b in _same_texts(texts):
         join(a, b)
@@ -112,8 +112,12 @@ def _same_texts(texts: Mapping[int, Triples]) -> Iterator[tuple[int, int]]:
 
 @functools.lru_cache(maxsize=4096)
 def _triples(text: str) -> Triples:
-    """The word triples of ``text``; none when it is too short to tell pages apart."""
-    words = _WORD.findall(text[:COMPARED_CHARS].lower())
+    """The word triples of ``text``; none when it is too short to tell pages apart.
+
+    Callers pass a text's first ``COMPARED_CHARS`` characters, which also bounds what the
+    cache holds.
+    """
+    words = _WORD.findall(text.lower())
     if len(words) < MIN_WORDS:
         return frozenset()
     return frozenset(zip(words, words[1:], words[2:], strict=False))

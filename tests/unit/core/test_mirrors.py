@@ -194,9 +194,9 @@ def test_identities_of_other_shapes(url: str, identity: str) -> None:
 
 def _pairwise_groups(items: list[ResultItem]) -> set[frozenset[str]]:
     """The groups every pair compared by brute force would make (the definition itself)."""
-    from unified_search.engine.mirrors import SAME_TEXT, _jaccard, _triples
+    from unified_search.engine.mirrors import COMPARED_CHARS, SAME_TEXT, _jaccard, _triples
 
-    texts = {i: t for i, item in enumerate(items) if (t := _triples(item.content))}
+    texts = {i: t for i, item in enumerate(items) if (t := _triples(item.content[:COMPARED_CHARS]))}
     group = {i: {i} for i in range(len(items))}
     for a in texts:
         for b in texts:
