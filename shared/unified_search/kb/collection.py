@@ -216,7 +216,7 @@ class KBCollection:
         if not ids:
             return {}
         found = self.chroma.get(ids=list(ids), include=["embeddings"])
-        return {id_: unit(v) for id_, v in zip(found["ids"], found["embeddings"], strict=True)}
+        return dict(zip(found["ids"], units(found["embeddings"]), strict=True))
 
     def feedback(
         self,
@@ -236,7 +236,11 @@ class KBCollection:
         query = unit(vector)
         if not config.feedback_docs or config.fusion == "lexical":
             return dense, query
+        # The vectors asked for here, in one call: the lexical candidates' (for their
+        # similarity) and the best dense ones' (most often the fused best).
+        lexical.vectors([*lexical.missing(dense), *dense.ids[: config.feedback_docs]])
         both = lexical.complete(dense, query)
+        lexical.query_similarities = dict(zip(both.dense.ids, both.dense.scores, strict=True))
         top = [id_ for id_, _ in fuse(both.dense, both.lexical, config)[: config.feedback_docs]]
         held = lexical.vectors(top)
         found = [held[i] for i in top if i in held]
@@ -263,12 +267,14 @@ class KBCollection:
         (the query's own vector when ``vector`` was moved by feedback); a chunk sharing
         terms with the query is kept even below it, as lexical evidence.
         """
-        if query is not None:  # every candidate's vector is needed: asked of Chroma at once
-            lexical.vectors([*dense.ids, *lexical.ranking.ids])
+        known = lexical.query_similarities if query is not None else {}
+        if query is not None:  # the vectors still needed, asked of Chroma at once
+            lexical.vectors([*(i for i in dense.ids if i not in known), *lexical.missing(dense)])
         both = lexical.complete(dense, vector)
         sims = dict(zip(both.dense.ids, both.dense.scores, strict=True))
         if query is not None:
-            sims = lexical.similarities(list(sims), query)
+            unknown = [i for i in sims if i not in known]
+            sims = {i: known[i] for i in sims if i in known} | lexical.similarities(unknown, query)
         lex = {i: s for i, s in zip(both.lexical.ids, both.lexical.scores, strict=True) if s > 0}
         fused = [
             (id_, score)
@@ -307,12 +313,12 @@ class LocalIndex:
                 offset = 0
                 while True:
                     page = self._coll.chroma.get(include=["embeddings"], limit=PAGE, offset=offset)
-                    for id_, vector in zip(page["ids"], page["embeddings"], strict=True):
-                        if matrix.shape[1] == 0:
-                            matrix = np.zeros((len(ids), len(vector)), np.float32)
-                        row = ids.row(id_)
+                    vectors = units(page["embeddings"])
+                    if matrix.shape[1] == 0 and len(vectors):
+                        matrix = np.zeros((len(ids), vectors.shape[1]), np.float32)
+                    for row, vector in zip(ids.rows(page["ids"]), vectors, strict=True):
                         if row is not None:
-                            matrix[row] = unit(vector)
+                            matrix[row] = vector
                     if len(page["ids"]) < PAGE:
                         break
                     offset += PAGE
@@ -322,8 +328,8 @@ class LocalIndex:
     def from_matrix(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         """Unit vectors of ``ids`` held here."""
         matrix = self.matrix()
-        rows = {i: self.lexical.ids.row(i) for i in ids}
-        return {i: matrix[r] for i, r in rows.items() if r is not None and matrix.shape[1]}
+        rows = zip(ids, self.lexical.ids.rows(ids), strict=True)
+        return {i: matrix[r] for i, r in rows if r is not None and matrix.shape[1]}
 
 
 class VectorCache:
@@ -351,7 +357,7 @@ class Pair:
     lexical: Ranking
 
 
-@dataclass(frozen=True)
+@dataclass
 class Lexical:
     """One lexical search: its top candidates, the scores of every chunk, and their vectors."""
 
@@ -359,14 +365,23 @@ class Lexical:
     scores: npt.NDArray[np.float32]
     local: LocalIndex
     vectors: VectorCache
+    query_similarities: dict[str, float] = field(default_factory=dict)
+    """Similarity to the query's own vector of the candidates a first fusion saw (feedback
+    moves the vector the second dense search uses)."""
+
+    def missing(self, dense: Ranking) -> list[str]:
+        """The lexical candidates ``dense`` did not find."""
+        found = set(dense.ids)
+        return [i for i in self.ranking.ids if i not in found]
 
     def complete(self, dense: Ranking, vector: Vector) -> Pair:
         """Both rankings over the union of their candidates, each sorted by its own score."""
         sims = dict(zip(dense.ids, dense.scores, strict=True))
-        missing = [i for i in self.ranking.ids if i not in sims]
-        sims.update(self.similarities(missing, vector))
-        rows = {i: self.local.lexical.ids.row(i) for i in sims}
-        lex = {i: 0.0 if r is None else float(self.scores[r]) for i, r in rows.items()}
+        sims.update(self.similarities(self.missing(dense), vector))
+        rows = self.local.lexical.ids.rows(list(sims))
+        lex = {
+            i: 0.0 if r is None else float(self.scores[r]) for i, r in zip(sims, rows, strict=True)
+        }
         return Pair(_ranking(sims), _ranking(lex))
 
     def similarities(self, ids: Sequence[str], vector: Vector) -> dict[str, float]:
@@ -382,6 +397,17 @@ def unit(vector: Vector) -> npt.NDArray[np.float32]:
     """``vector`` scaled to length 1, so dot products are cosine similarities."""
     array = np.asarray(vector, dtype=np.float32)
     return array / max(float(np.linalg.norm(array)), 1e-12)
+
+
+def units(vectors: Any) -> npt.NDArray[np.float32]:
+    """Rows of ``vectors`` scaled to length 1, at once."""
+    array = np.asarray(vectors, dtype=np.float32)
+    if array.ndim != 2:
+        return array.reshape(0, 0)
+    scaled: npt.NDArray[np.float32] = array / np.clip(
+        np.linalg.norm(array, axis=1, keepdims=True), 1e-12, None
+    )
+    return scaled
 
 
 def cosines(vectors: npt.NDArray[np.float32], vector: Vector) -> npt.NDArray[np.float32]:

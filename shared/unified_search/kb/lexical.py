@@ -81,21 +81,34 @@ def _title_terms(title: str) -> tuple[str, ...]:
     return tuple(analyze(title)) if title else ()
 
 
-class ChunkIds(Sequence[str]):
-    """Chunk IDs by row of a lexical index, as one array (memory-mapped once saved).
+_IDS = "ids.npy"
+_SORTED = "ids-sorted.npy"
+_ROWS = "ids-rows.npy"
 
-    A list of a million Python strings took about 100 MB in every process; the array
-    is read from the page cache, and a row is found by binary search.
+
+class ChunkIds(Sequence[str]):
+    """Chunk IDs by row of a lexical index, as arrays (memory-mapped once saved).
+
+    A list of a million Python strings took about 100 MB in every process; the arrays
+    are read from the page cache. A row is found by binary search in the IDs sorted,
+    which are kept beside the rows they came from (so a look-up touches a few pages,
+    never the whole array).
     """
 
-    def __init__(self, ids: npt.NDArray[np.bytes_]) -> None:
+    def __init__(
+        self,
+        ids: npt.NDArray[np.bytes_],
+        ordered: tuple[npt.NDArray[np.bytes_], npt.NDArray[np.int64]] | None = None,
+    ) -> None:
         self._ids = ids
-        ordered = bool(len(ids) < 2 or np.all(ids[:-1] <= ids[1:]))
-        self._order = None if ordered else np.argsort(ids, kind="stable")
+        if ordered is None:
+            order = np.argsort(ids, kind="stable")
+            ordered = (ids[order], order.astype(np.int64))
+        self._sorted, self._rows = ordered
 
     @classmethod
     def of(cls, ids: Sequence[str]) -> ChunkIds:
-        """The array of ``ids`` (UTF-8)."""
+        """The arrays of ``ids`` (UTF-8)."""
         return cls(np.array([i.encode() for i in ids], dtype=np.bytes_))
 
     def __len__(self) -> int:
@@ -106,26 +119,40 @@ class ChunkIds(Sequence[str]):
 
     def row(self, chunk_id: str) -> int | None:
         """The row of ``chunk_id``, ``None`` when the index does not hold it."""
-        key = np.bytes_(chunk_id.encode())
-        ordered = self._ids if self._order is None else self._ids[self._order]
-        at = int(np.searchsorted(ordered, key))
-        if at == len(ordered) or ordered[at] != key:
-            return None
-        return at if self._order is None else int(self._order[at])
+        return self.rows([chunk_id])[0]
 
-    def save(self, path: Path) -> None:
-        """Write the array to ``path`` (``.npy``)."""
-        np.save(path, self._ids, allow_pickle=False)
+    def rows(self, chunk_ids: Sequence[str]) -> list[int | None]:
+        """The row of each of ``chunk_ids`` (``None`` where the index does not hold it), at once."""
+        if not chunk_ids or not len(self._ids):
+            return [None] * len(chunk_ids)
+        keys = np.array([c.encode() for c in chunk_ids], dtype=np.bytes_)
+        at = np.minimum(np.searchsorted(self._sorted, keys), len(self._sorted) - 1)
+        found = self._sorted[at] == keys
+        rows = self._rows[at]
+        return [int(r) if f else None for r, f in zip(rows, found, strict=True)]
+
+    def save(self, folder: Path) -> None:
+        """Write the arrays into ``folder`` (``.npy`` files)."""
+        np.save(folder / _IDS, self._ids, allow_pickle=False)
+        np.save(folder / _SORTED, self._sorted, allow_pickle=False)
+        np.save(folder / _ROWS, self._rows, allow_pickle=False)
 
     @classmethod
-    def load(cls, path: Path) -> ChunkIds:
-        """Map the array saved at ``path``."""
-        return cls(np.load(path, mmap_mode="r", allow_pickle=False))
+    def load(cls, folder: Path) -> ChunkIds:
+        """Map the arrays saved in ``folder``.
+
+        An index saved before the sorted IDs were kept beside it sorts them once here.
+        """
+
+        def mapped(name: str) -> Any:
+            return np.load(folder / name, mmap_mode="r", allow_pickle=False)
+
+        ordered = (mapped(_SORTED), mapped(_ROWS)) if (folder / _ROWS).exists() else None
+        return cls(mapped(_IDS), ordered)
 
 
 TermsOf = Callable[[Sequence[str]], dict[str, list[str]]]
 """The terms of some chunks by ID (what query expansion reads of its feedback documents)."""
-_IDS = "ids.npy"
 
 
 class LexicalIndex:
@@ -153,7 +180,7 @@ class LexicalIndex:
     def load(cls, folder: Path, terms_of: TermsOf) -> LexicalIndex:
         """Open the index saved in ``folder``, memory-mapped: nothing is rebuilt."""
         index = cls.__new__(cls)
-        index.ids = ChunkIds.load(folder / _IDS)
+        index.ids = ChunkIds.load(folder)
         index._terms_of = terms_of
         index._bm25 = None
         if len(index.ids):
@@ -163,7 +190,7 @@ class LexicalIndex:
     def save(self, folder: Path) -> None:
         """Write the index to ``folder`` (bm25s's arrays and vocabulary, and the chunk IDs)."""
         folder.mkdir(parents=True, exist_ok=True)
-        self.ids.save(folder / _IDS)
+        self.ids.save(folder)
         if self._bm25 is not None:
             self._bm25.save(folder, show_progress=False)
 
@@ -184,10 +211,15 @@ class LexicalIndex:
         total = np.zeros(len(self.ids), dtype=np.float32)
         if self._bm25 is None:
             return total
-        vocab = self._bm25.vocab_dict
+        # bm25s keeps a column of (document, score) entries per term: adding the query's
+        # columns touches their entries only (its ``get_scores`` made a full array per term).
+        vocab, matrix = self._bm25.vocab_dict, self._bm25.scores
+        indptr, documents, scores = matrix["indptr"], matrix["indices"], matrix["data"]
         for term, weight in weights.items():
-            if term in vocab:
-                total += weight * self._bm25.get_scores([term])
+            column = vocab.get(term)
+            if column is not None and column < len(indptr) - 1:
+                start, end = int(indptr[column]), int(indptr[column + 1])
+                total[documents[start:end]] += np.float32(weight) * scores[start:end]
         return total
 
     def query(
