@@ -20,7 +20,9 @@ everything but the model. For each size and system:
 
 Systems: ``unified-search (default)`` (embedded: Chroma and SQLite files),
 ``unified-search (server)`` (a Chroma server this script starts, and PostgreSQL at
-``--store-url``, in a database of its own it drops afterwards); peers doing the same work:
+``--store-url``, in a database of its own it drops afterwards), and that collection searched
+with dense feedback off (``unified-search (server, feedback off)``: what the feedback's second
+Chroma query costs); peers doing the same work:
 ``chroma-dense`` (plain Chroma dense query, embedded), ``bm25s`` (BM25 alone, its index
 saved and memory-mapped), ``langchain-ensemble`` (``EnsembleRetriever`` of LangChain's
 ``BM25Retriever`` and ``langchain_chroma.Chroma``, built in memory as its users do; run up to
@@ -455,11 +457,21 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> dict[str, dict[s
                         "store_timeout": 120,
                     }
                 }
+                index_s = index_ours(corpus, profile)
+
+                def disk(at: Path = work / f"chroma-server-{size}", url: str = database) -> int:
+                    return folder_bytes(at) + database_bytes(url)
+
                 record(
-                    "unified-search (server)",
-                    index_ours(corpus, profile),
-                    {"system": "ours", "profile": profile},
-                    lambda: folder_bytes(work / f"chroma-server-{size}") + database_bytes(database),
+                    "unified-search (server)", index_s, {"system": "ours", "profile": profile}, disk
+                )
+                # The same collection searched without dense feedback: one Chroma query less.
+                plain = {"kb": {**profile["kb"], "hybrid": {"feedback_docs": 0}}}
+                record(
+                    "unified-search (server, feedback off)",
+                    index_s,
+                    {"system": "ours", "profile": plain},
+                    disk,
                 )
             finally:
                 chroma.terminate()
