@@ -6,7 +6,7 @@ import asyncio
 import datetime as dt
 import hashlib
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from unified_search.contract.handler import SearchContext
 from unified_search.db.compiler import compile_dsl
 from unified_search.db.dsl import QueryDSL
 from unified_search.db.execute import ReadOnlyExecutor, create_readonly_engine
+from unified_search.db.nl.generate import Interpretation, interpret
 from unified_search.db.nl.vocabulary import Domain
 from unified_search.db.samples import ValueSampler
 from unified_search.db.schema import ModelSchema, SchemaCatalog
@@ -299,6 +300,54 @@ def sampled_domain() -> Callable[..., Domain]:
         samples = asyncio.run(sample())
         engine.dispose()
         return Domain(models, samples, lexicon or {})
+
+    return build
+
+
+NL_TODAY = dt.date(2025, 6, 15)  # the day questions over sampled schemas treat as today
+
+
+class Readings:
+    """The builtin generator's readings of questions over sampled schemas, by schema name.
+
+    One place says what "understood whole" and "refused" mean, so every module checks them alike.
+    """
+
+    def __init__(self, domains: dict[str, Domain], hidden: Collection[str] = ()) -> None:
+        self.domains = domains
+        self.hidden = frozenset(hidden)
+
+    def read(self, schema: str, question: str) -> Interpretation:
+        """The reading over every model of the schema but the hidden ones."""
+        domain = self.domains[schema]
+        models = [m for m in domain.models if m not in self.hidden]
+        return interpret(question, domain, models, today=NL_TODAY)
+
+    def dsl(self, schema: str, question: str) -> dict[str, Any]:
+        """The one plan's DSL; the question must be understood whole."""
+        reading = self.read(schema, question)
+        assert reading.unknown == (), reading.unknown
+        assert len(reading.plans) == 1, [p.dsl.as_json() for p in reading.plans]
+        return reading.plans[0].dsl.as_json()
+
+    def refused(self, schema: str, question: str) -> tuple[str, ...]:
+        """The words not understood (the question must be refused)."""
+        reading = self.read(schema, question)
+        assert reading.unknown, (
+            f"{question!r} should be refused: {[p.dsl.as_json() for p in reading.plans]}"
+        )
+        return reading.unknown
+
+
+@pytest.fixture(scope="session")
+def readings_of(sampled_domain: Callable[..., Domain]) -> Callable[..., Readings]:
+    """Build ``Readings`` over SQLite files by schema name, leaving out the ``hidden`` models.
+
+    A fixture because test modules cannot import conftest under importlib mode.
+    """
+
+    def build(files: dict[str, Path], hidden: Collection[str] = ()) -> Readings:
+        return Readings({name: sampled_domain(path) for name, path in files.items()}, hidden)
 
     return build
 

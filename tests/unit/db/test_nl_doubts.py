@@ -9,15 +9,11 @@ one CamelCase), in several phrasings.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from unified_search.db.nl.generate import interpret
-from unified_search.db.nl.vocabulary import Domain
 
 SCHEMAS = {
     "bookshop": """
@@ -47,20 +43,11 @@ INSERT INTO Voyage VALUES (1, 1, 'Oslo', 80.0, 20), (2, 1, 'Kiel', 95.0, 30),
   (3, 3, 'Oslo', 70.0, 22), (4, 2, 'Grimsby', 15.0, 3);
 """,
 }
-TODAY = dt.date(2025, 6, 15)
 
 
 @pytest.fixture(scope="module")
-def domains(
-    script_files: Callable[..., dict[str, Path]], sampled_domain: Callable[..., Domain]
-) -> dict[str, Domain]:
-    return {name: sampled_domain(path) for name, path in script_files(SCHEMAS).items()}
-
-
-def dsl(domains: dict[str, Domain], schema: str, question: str) -> dict[str, Any]:
-    reading = interpret(question, domains[schema], list(domains[schema].models), today=TODAY)
-    assert reading.unknown == (), reading.unknown
-    return reading.plans[0].dsl.as_json()
+def readings(script_files: Callable[..., dict[str, Path]], readings_of: Callable[..., Any]) -> Any:
+    return readings_of(script_files(SCHEMAS))
 
 
 REFUSED = [
@@ -115,11 +102,8 @@ REFUSED = [
 
 
 @pytest.mark.parametrize(("schema", "question"), REFUSED)
-def test_partial_readings_are_refused(
-    domains: dict[str, Domain], schema: str, question: str
-) -> None:
-    reading = interpret(question, domains[schema], list(domains[schema].models), today=TODAY)
-    assert reading.unknown, f"{question!r} should be refused: {reading.plans[0].dsl.as_json()}"
+def test_partial_readings_are_refused(readings: Any, schema: str, question: str) -> None:
+    readings.refused(schema, question)
 
 
 @pytest.mark.parametrize(
@@ -132,9 +116,9 @@ def test_partial_readings_are_refused(
     ],
 )
 def test_a_superlative_ranks_by_the_figure_it_names(
-    domains: dict[str, Domain], schema: str, question: str, fn: str, field: str | None
+    readings: Any, schema: str, question: str, fn: str, field: str | None
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert [(a["fn"], a.get("field")) for a in found["aggregates"]] == [(fn, field)]
     assert found["orders"][0]["sort"] == "desc" and found["limit"] == 1
 
@@ -149,9 +133,9 @@ def test_a_superlative_ranks_by_the_figure_it_names(
     ],
 )
 def test_a_figure_over_every_row_is_still_compared(
-    domains: dict[str, Domain], schema: str, question: str, field: str
+    readings: Any, schema: str, question: str, field: str
 ) -> None:
-    wheres = dsl(domains, schema, question)["wheres"]
+    wheres = readings.dsl(schema, question)["wheres"]
     assert [(w["field"], w["than"]["fn"]) for w in wheres] == [(field, "avg")]
 
 
@@ -163,9 +147,9 @@ def test_a_figure_over_every_row_is_still_compared(
     ],
 )
 def test_a_negated_test_on_a_column_every_row_fills_is_answered(
-    domains: dict[str, Domain], schema: str, question: str, field: str
+    readings: Any, schema: str, question: str, field: str
 ) -> None:
-    assert dsl(domains, schema, question)["wheres"][0]["field"] == field
+    assert readings.dsl(schema, question)["wheres"][0]["field"] == field
 
 
 @pytest.mark.parametrize(
@@ -180,9 +164,9 @@ def test_a_negated_test_on_a_column_every_row_fills_is_answered(
     ],
 )
 def test_every_column_a_listing_names_is_shown(
-    domains: dict[str, Domain], schema: str, question: str, columns: set[str]
+    readings: Any, schema: str, question: str, columns: set[str]
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert not found.get("distinct")
     assert columns <= set(found["select"])
 
@@ -198,9 +182,9 @@ def test_every_column_a_listing_names_is_shown(
     ],
 )
 def test_a_group_is_a_value_some_row_holds(
-    domains: dict[str, Domain], schema: str, question: str, grouped: str, left_empty: bool
+    readings: Any, schema: str, question: str, grouped: str, left_empty: bool
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["group_by"] == [grouped]
     tested = {"field": grouped, "op": "is not null"} in found.get("wheres", [])
     assert tested == left_empty

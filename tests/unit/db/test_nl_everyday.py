@@ -8,48 +8,23 @@ library). What a reading asks is checked on the DSL; ``test_nl_everyday_answers.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from unified_search.db.nl.generate import Interpretation, interpret
-from unified_search.db.nl.vocabulary import Domain
-
-TODAY = dt.date(2025, 6, 15)
-
 
 @pytest.fixture(scope="module")
-def domains(
+def readings(
     everyday_files: dict[str, Path],
     shop_file: Path,
     library_file: Path,
-    sampled_domain: Callable[..., Domain],
-) -> dict[str, Domain]:
+    readings_of: Callable[..., Any],
+) -> Any:
+    """The everyday schemas, the shop and the library, without the view that repeats open loans."""
     files = {**everyday_files, "shop": shop_file, "library": library_file}
-    return {name: sampled_domain(path) for name, path in files.items()}
-
-
-def read(domain: Domain, question: str) -> Interpretation:
-    models = [m for m in domain.models if m != "open_loans"]
-    return interpret(question, domain, models, today=TODAY)
-
-
-def dsl(domains: dict[str, Domain], schema: str, question: str) -> dict[str, Any]:
-    """The one plan's DSL; the question must be understood whole."""
-    reading = read(domains[schema], question)
-    assert reading.unknown == (), reading.unknown
-    assert len(reading.plans) == 1, [p.dsl.as_json() for p in reading.plans]
-    return reading.plans[0].dsl.as_json()
-
-
-def refused(domains: dict[str, Domain], schema: str, question: str) -> tuple[str, ...]:
-    """The words not understood (the question must be refused)."""
-    unknown = read(domains[schema], question).unknown
-    assert unknown, f"{question!r} should be refused"
-    return unknown
+    return readings_of(files, hidden={"open_loans"})
 
 
 def where(field: str, op: str, value: Any = None) -> dict[str, Any]:
@@ -81,9 +56,9 @@ SUPERLATIVES = [
 
 @pytest.mark.parametrize(("schema", "question", "model", "field", "sort"), SUPERLATIVES)
 def test_a_superlative_orders_by_its_column_and_keeps_one_row(
-    domains: dict[str, Domain], schema: str, question: str, model: str, field: str, sort: str
+    readings: Any, schema: str, question: str, model: str, field: str, sort: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert found["orders"][0] == {"field": field, **({"sort": "desc"} if sort == "desc" else {})}
     assert found["limit"] == 1
@@ -94,18 +69,18 @@ def test_a_superlative_orders_by_its_column_and_keeps_one_row(
     [("the 3 oldest singers", 3), ("the two youngest singers", 2), ("top 2 oldest singers", 2)],
 )
 def test_a_count_next_to_a_superlative_is_the_limit(
-    domains: dict[str, Domain], question: str, limit: int
+    readings: Any, question: str, limit: int
 ) -> None:
-    assert dsl(domains, "music", question)["limit"] == limit
+    assert readings.dsl("music", question)["limit"] == limit
 
 
 @pytest.mark.parametrize(
     "question",
     ["the singer with the highest country", "which stadium has the largest location?"],
 )
-def test_a_superlative_over_words_is_refused(domains: dict[str, Domain], question: str) -> None:
+def test_a_superlative_over_words_is_refused(readings: Any, question: str) -> None:
     """ "the highest country" means nothing: no text column is ranked by a superlative."""
-    refused(domains, "music", question)
+    readings.refused("music", question)
 
 
 # -- ordering words ---------------------------------------------------------------------------
@@ -127,9 +102,9 @@ ORDERINGS = [
 
 @pytest.mark.parametrize(("schema", "question", "field", "sort"), ORDERINGS)
 def test_ordering_words_sort_every_row(
-    domains: dict[str, Domain], schema: str, question: str, field: str, sort: str
+    readings: Any, schema: str, question: str, field: str, sort: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["orders"] == [{"field": field, **({"sort": "desc"} if sort == "desc" else {})}]
     assert "limit" not in found
 
@@ -151,12 +126,12 @@ SHOWN = [
 
 @pytest.mark.parametrize(("schema", "question", "model", "first"), SHOWN)
 def test_the_asked_for_columns_lead_each_row(
-    domains: dict[str, Domain], schema: str, question: str, model: str, first: list[str]
+    readings: Any, schema: str, question: str, model: str, first: list[str]
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert found["select"][: len(first)] == first
-    own = set(domains[schema].models[model].columns)
+    own = set(readings.domains[schema].models[model].columns)
     assert own <= set(found["select"]), "the rest of the row follows"
 
 
@@ -171,9 +146,9 @@ def test_the_asked_for_columns_lead_each_row(
     ],
 )
 def test_distinct_values_of_one_column(
-    domains: dict[str, Domain], schema: str, question: str, field: str
+    readings: Any, schema: str, question: str, field: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["select"] == [field]
     assert found["distinct"] is True
 
@@ -203,9 +178,9 @@ COMPARISONS = [
 
 @pytest.mark.parametrize(("schema", "question", "expected"), COMPARISONS)
 def test_comparisons_with_a_figure(
-    domains: dict[str, Domain], schema: str, question: str, expected: dict[str, Any]
+    readings: Any, schema: str, question: str, expected: dict[str, Any]
 ) -> None:
-    assert dsl(domains, schema, question)["wheres"] == [expected]
+    assert readings.dsl(schema, question)["wheres"] == [expected]
 
 
 OVERALLS = [
@@ -224,9 +199,9 @@ OVERALLS = [
 
 @pytest.mark.parametrize(("schema", "question", "field", "op", "fn"), OVERALLS)
 def test_comparisons_with_a_figure_over_all_rows(
-    domains: dict[str, Domain], schema: str, question: str, field: str, op: str, fn: str
+    readings: Any, schema: str, question: str, field: str, op: str, fn: str
 ) -> None:
-    [found] = dsl(domains, schema, question)["wheres"]
+    [found] = readings.dsl(schema, question)["wheres"]
     assert found == {"field": field, "op": op, "than": {"fn": fn, "field": field}}
 
 
@@ -244,9 +219,9 @@ FIGURES = [
 
 @pytest.mark.parametrize(("schema", "question", "figures"), FIGURES)
 def test_several_figures_in_one_question(
-    domains: dict[str, Domain], schema: str, question: str, figures: list[tuple[str, str]]
+    readings: Any, schema: str, question: str, figures: list[tuple[str, str]]
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert [(a["fn"], a["field"]) for a in found["aggregates"]] == figures
 
 
@@ -265,9 +240,9 @@ GROUPS = [
 
 @pytest.mark.parametrize(("schema", "question", "model", "group_by"), GROUPS)
 def test_for_each_per_and_by_group_the_figures(
-    domains: dict[str, Domain], schema: str, question: str, model: str, group_by: list[str]
+    readings: Any, schema: str, question: str, model: str, group_by: list[str]
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert (found["model"], found["group_by"]) == (model, group_by)
 
 
@@ -280,16 +255,14 @@ def test_for_each_per_and_by_group_the_figures(
         ("shop", "number of distinct brands of products", "brand"),
     ],
 )
-def test_counts_of_distinct_values(
-    domains: dict[str, Domain], schema: str, question: str, field: str
-) -> None:
-    [figure] = dsl(domains, schema, question)["aggregates"]
+def test_counts_of_distinct_values(readings: Any, schema: str, question: str, field: str) -> None:
+    [figure] = readings.dsl(schema, question)["aggregates"]
     assert figure == {"fn": "count", "field": field, "distinct": True, "as": "count"}
 
 
-def test_a_stadium_named_with_its_count_is_grouped_by_its_rows(domains: dict[str, Domain]) -> None:
-    found = dsl(
-        domains, "music", "Show the stadium name and the number of concerts in each stadium."
+def test_a_stadium_named_with_its_count_is_grouped_by_its_rows(readings: Any) -> None:
+    found = readings.dsl(
+        "music", "Show the stadium name and the number of concerts in each stadium."
     )
     assert found["model"] == "concert"
     assert found["group_by"][:2] == ["stadium.Stadium_ID", "stadium.Name"]
@@ -309,9 +282,9 @@ RANKED = [
 
 @pytest.mark.parametrize(("schema", "question", "model", "sort", "limit"), RANKED)
 def test_the_most_and_the_fewest_rank_counts(
-    domains: dict[str, Domain], schema: str, question: str, model: str, sort: str, limit: int
+    readings: Any, schema: str, question: str, model: str, sort: str, limit: int
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert found["aggregates"] == [{"fn": "count", "as": "count"}]
     assert found["orders"] == [{"field": "count", **({"sort": "desc"} if sort == "desc" else {})}]
@@ -329,9 +302,9 @@ AT_LEAST = [
 
 @pytest.mark.parametrize(("schema", "question", "op", "value"), AT_LEAST)
 def test_at_least_n_related_rows(
-    domains: dict[str, Domain], schema: str, question: str, op: str, value: int
+    readings: Any, schema: str, question: str, op: str, value: int
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["having"] == [{"field": "count", "op": op, "value": value}]
 
 
@@ -349,17 +322,17 @@ WITHOUT = [
 
 @pytest.mark.parametrize(("schema", "question", "model", "related"), WITHOUT)
 def test_without_any_is_an_anti_join(
-    domains: dict[str, Domain], schema: str, question: str, model: str, related: str
+    readings: Any, schema: str, question: str, model: str, related: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert {"model": related, "type": "not exists"} in found["joins"]
 
 
 def test_a_test_of_the_other_sign_asks_about_another_related_row(
-    domains: dict[str, Domain],
+    readings: Any,
 ) -> None:
-    found = dsl(domains, "school", "students who have a dog but do not have a cat")
+    found = readings.dsl("school", "students who have a dog but do not have a cat")
     kinds = [j["type"] for j in found["joins"] if j["model"] == "Has_Pet"]
     assert kinds == ["exists", "not exists"]
 
@@ -375,10 +348,8 @@ YEARS = [
 
 
 @pytest.mark.parametrize(("question", "expected"), YEARS)
-def test_years_go_to_a_year_column(
-    domains: dict[str, Domain], question: str, expected: dict[str, Any]
-) -> None:
-    assert dsl(domains, "music", question)["wheres"] == [expected]
+def test_years_go_to_a_year_column(readings: Any, question: str, expected: dict[str, Any]) -> None:
+    assert readings.dsl("music", question)["wheres"] == [expected]
 
 
 @pytest.mark.parametrize(
@@ -390,28 +361,26 @@ def test_years_go_to_a_year_column(
         ("How many flights go to LAX?", "DestAirport"),
     ],
 )
-def test_the_direction_chooses_between_two_keys(
-    domains: dict[str, Domain], question: str, field: str
-) -> None:
-    assert [w["field"] for w in dsl(domains, "flights", question)["wheres"]] == [field]
+def test_the_direction_chooses_between_two_keys(readings: Any, question: str, field: str) -> None:
+    assert [w["field"] for w in readings.dsl("flights", question)["wheres"]] == [field]
 
 
 @pytest.mark.parametrize(
     "question", ["airports with flights", "flights at LAX", "how many flights does JFK have?"]
 )
-def test_no_link_is_guessed_between_two_keys(domains: dict[str, Domain], question: str) -> None:
-    refused(domains, "flights", question)
+def test_no_link_is_guessed_between_two_keys(readings: Any, question: str) -> None:
+    readings.refused("flights", question)
 
 
-def test_quoted_text_in_a_named_column(domains: dict[str, Domain]) -> None:
-    found = dsl(domains, "music", "the singer who has a song having 'Hey' in its name")
+def test_quoted_text_in_a_named_column(readings: Any) -> None:
+    found = readings.dsl("music", "the singer who has a song having 'Hey' in its name")
     assert found["wheres"] == [where("Song_Name", "like", "%hey%")]
 
 
 @pytest.mark.parametrize("question", ["singers with 'hey' somewhere", "songs called 'the'"])
-def test_quoted_words_are_never_filler(domains: dict[str, Domain], question: str) -> None:
-    assert "hey" in refused(domains, "music", question) or "the" in refused(
-        domains, "music", question
+def test_quoted_words_are_never_filler(readings: Any, question: str) -> None:
+    assert "hey" in readings.refused("music", question) or "the" in readings.refused(
+        "music", question
     )
 
 
@@ -431,16 +400,16 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("schema", "question", "word"), REFUSALS)
 def test_questions_not_read_whole_are_refused_naming_what_was_not_read(
-    domains: dict[str, Domain], schema: str, question: str, word: str | None
+    readings: Any, schema: str, question: str, word: str | None
 ) -> None:
-    unknown = refused(domains, schema, question)
+    unknown = readings.refused(schema, question)
     if word is not None:
         assert word in unknown
 
 
-def test_a_name_is_not_corrected_into_another_name(domains: dict[str, Domain]) -> None:
+def test_a_name_is_not_corrected_into_another_name(readings: Any) -> None:
     """ "Mara" is not the Maya of the shop's customer Maya Patel."""
-    reading = read(domains["shop"], "books not written by Mara Quell")
+    reading = readings.read("shop", "books not written by Mara Quell")
     assert reading.notes == ()
     assert {"mara", "quell", "written", "not"} <= set(reading.unknown)
 
@@ -455,9 +424,9 @@ def test_a_name_is_not_corrected_into_another_name(domains: dict[str, Domain]) -
     ],
 )
 def test_more_tests_of_one_column(
-    domains: dict[str, Domain], schema: str, question: str, expected: dict[str, Any]
+    readings: Any, schema: str, question: str, expected: dict[str, Any]
 ) -> None:
-    assert dsl(domains, schema, question)["wheres"] == [expected]
+    assert readings.dsl(schema, question)["wheres"] == [expected]
 
 
 @pytest.mark.parametrize(
@@ -468,7 +437,7 @@ def test_more_tests_of_one_column(
     ],
 )  # fmt: skip
 def test_dates_held_as_iso_text_compare_as_dates(
-    tmp_path: Path, sampled_domain: Callable[..., Domain], question: str, expected: list[Any]
+    tmp_path: Path, readings_of: Callable[..., Any], question: str, expected: list[Any]
 ) -> None:
     import sqlite3
 
@@ -479,7 +448,7 @@ def test_dates_held_as_iso_text_compare_as_dates(
             "INSERT INTO appointments VALUES (1, '2008-04-24', 'A'), (2, '2008-04-26', 'B');"
         )
     conn.close()
-    reading = read(sampled_domain(path), question)
+    reading = readings_of({"visits": path}).read("visits", question)
     assert reading.unknown == ()
     assert reading.plans[0].dsl.as_json()["wheres"] == expected
 
@@ -500,10 +469,8 @@ def test_dates_held_as_iso_text_compare_as_dates(
         ("music", "List the names of the people in concerts of 2014."),
     ],
 )
-def test_what_is_asked_for_is_never_dropped(
-    domains: dict[str, Domain], schema: str, question: str
-) -> None:
-    refused(domains, schema, question)
+def test_what_is_asked_for_is_never_dropped(readings: Any, schema: str, question: str) -> None:
+    readings.refused(schema, question)
 
 
 @pytest.mark.parametrize(
@@ -518,14 +485,14 @@ def test_what_is_asked_for_is_never_dropped(
     ],
 )  # fmt: skip
 def test_values_joined_by_and_on_related_rows_each_need_a_row(
-    domains: dict[str, Domain],
+    readings: Any,
     schema: str,
     question: str,
     model: str,
     field: str,
     values: list[str],
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     exists = [j for j in found["joins"] if j.get("type") == "exists"]
     assert len(exists) == len(values)  # one related row for each value, not either of them
@@ -542,9 +509,9 @@ def test_values_joined_by_and_on_related_rows_each_need_a_row(
     ],
 )
 def test_values_joined_by_and_on_the_rows_own_column_are_either(
-    domains: dict[str, Domain], schema: str, question: str, field: str, values: list[str]
+    readings: Any, schema: str, question: str, field: str, values: list[str]
 ) -> None:
-    assert dsl(domains, schema, question)["wheres"] == [where(field, "in", values)]
+    assert readings.dsl(schema, question)["wheres"] == [where(field, "in", values)]
 
 
 @pytest.mark.parametrize(
@@ -555,9 +522,9 @@ def test_values_joined_by_and_on_the_rows_own_column_are_either(
     ],
 )
 def test_a_negation_over_values_joined_by_and_on_related_rows_is_refused(
-    domains: dict[str, Domain], schema: str, question: str
+    readings: Any, schema: str, question: str
 ) -> None:
-    assert "and" in refused(domains, schema, question)
+    assert "and" in readings.refused(schema, question)
 
 
 @pytest.mark.parametrize(
@@ -568,9 +535,9 @@ def test_a_negation_over_values_joined_by_and_on_related_rows_is_refused(
     ],
 )
 def test_no_value_on_related_rows_means_no_related_row_has_one(
-    domains: dict[str, Domain], schema: str, question: str, model: str, related: str, field: str
+    readings: Any, schema: str, question: str, model: str, related: str, field: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert [j["type"] for j in found["joins"] if j["model"] == related] == ["not exists"]
     assert found["wheres"] == [where(f"{related}.{field}", "is not null")]
@@ -585,9 +552,9 @@ def test_no_value_on_related_rows_means_no_related_row_has_one(
     ],
 )
 def test_a_negated_column_followed_by_its_value_tests_the_value(
-    domains: dict[str, Domain], schema: str, question: str, field: str, value: str
+    readings: Any, schema: str, question: str, field: str, value: str
 ) -> None:
-    assert dsl(domains, schema, question)["wheres"] == [where(field, "!=", value)]
+    assert readings.dsl(schema, question)["wheres"] == [where(field, "!=", value)]
 
 
 @pytest.mark.parametrize(
@@ -600,9 +567,9 @@ def test_a_negated_column_followed_by_its_value_tests_the_value(
     ],
 )
 def test_a_negation_that_may_govern_other_rows_than_those_listed_is_refused(
-    domains: dict[str, Domain], schema: str, question: str
+    readings: Any, schema: str, question: str
 ) -> None:
-    assert "not" in refused(domains, schema, question)
+    assert "not" in readings.refused(schema, question)
 
 
 @pytest.mark.parametrize(
@@ -614,9 +581,9 @@ def test_a_negation_that_may_govern_other_rows_than_those_listed_is_refused(
     ],
 )
 def test_a_negation_about_the_rows_whose_values_are_listed_is_read(
-    domains: dict[str, Domain], schema: str, question: str, model: str
+    readings: Any, schema: str, question: str, model: str
 ) -> None:
-    assert dsl(domains, schema, question)["model"] == model
+    assert readings.dsl(schema, question)["model"] == model
 
 
 @pytest.mark.parametrize(
@@ -628,9 +595,9 @@ def test_a_negation_about_the_rows_whose_values_are_listed_is_read(
     ],
 )
 def test_sort_the_rows_by_a_column(
-    domains: dict[str, Domain], schema: str, question: str, field: str, sort: str
+    readings: Any, schema: str, question: str, field: str, sort: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert "aggregates" not in found
     assert found["orders"][0] == {"field": field} | ({"sort": "desc"} if sort == "desc" else {})
 
@@ -645,9 +612,9 @@ def test_sort_the_rows_by_a_column(
     ],
 )
 def test_the_number_of_a_value_counts_the_rows_holding_it(
-    domains: dict[str, Domain], schema: str, question: str, model: str, value: str
+    readings: Any, schema: str, question: str, model: str, value: str
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert found["model"] == model
     assert found["aggregates"][0]["fn"] == "count"
     assert value in [w.get("value") for w in found["wheres"]]
@@ -662,14 +629,14 @@ def test_the_number_of_a_value_counts_the_rows_holding_it(
     ],
 )
 def test_and_are_speaks_of_the_subject_again(
-    domains: dict[str, Domain], schema: str, question: str, field: str
+    readings: Any, schema: str, question: str, field: str
 ) -> None:
-    fields = [w["field"] for w in dsl(domains, schema, question)["wheres"]]
+    fields = [w["field"] for w in readings.dsl(schema, question)["wheres"]]
     assert field in fields or any(f.endswith(f".{field}") for f in fields if "." in field)
 
 
 def test_a_models_own_name_comes_before_the_models_it_is_a_synonym_of(
-    tmp_path: Path, sampled_domain: Callable[..., Domain]
+    tmp_path: Path, readings_of: Callable[..., Any]
 ) -> None:
     import sqlite3
 
@@ -682,6 +649,6 @@ def test_a_models_own_name_comes_before_the_models_it_is_a_synonym_of(
             "INSERT INTO employee VALUES (1, 'Lee'); INSERT INTO hiring VALUES (1, '2009');"
         )
     conn.close()
-    domain = sampled_domain(path)
+    readings = readings_of({"hires": path})
     for question in ("all the information about hiring", "show every hiring", "list hirings"):
-        assert [p.dsl.model for p in read(domain, question).plans] == ["hiring"], question
+        assert [p.dsl.model for p in readings.read("hires", question).plans] == ["hiring"], question

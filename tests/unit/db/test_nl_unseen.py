@@ -7,15 +7,11 @@ the row a subject row links to: each class over two schemas (one snake_case, one
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from unified_search.db.nl.generate import interpret
-from unified_search.db.nl.vocabulary import Domain
 
 SCHEMAS = {
     "festival": """
@@ -44,25 +40,8 @@ INSERT INTO Match VALUES (1, 1, 'Reds', 'Won', 2), (2, 1, 'Blues', 'Lost', 0), (
 
 
 @pytest.fixture(scope="module")
-def domains(
-    script_files: Callable[..., dict[str, Path]], sampled_domain: Callable[..., Domain]
-) -> dict[str, Domain]:
-    return {name: sampled_domain(path) for name, path in script_files(SCHEMAS).items()}
-
-
-def dsl(domains: dict[str, Domain], schema: str, question: str) -> dict[str, Any]:
-    reading = interpret(question, domains[schema], list(domains[schema].models), today=TODAY)
-    assert reading.unknown == (), reading.unknown
-    assert len(reading.plans) == 1
-    return reading.plans[0].dsl.as_json()
-
-
-def refused(domains: dict[str, Domain], schema: str, question: str) -> None:
-    reading = interpret(question, domains[schema], list(domains[schema].models), today=TODAY)
-    assert reading.unknown, f"{question!r} should be refused: {reading.plans[0].dsl.as_json()}"
-
-
-TODAY = dt.date(2025, 6, 15)
+def readings(script_files: Callable[..., dict[str, Path]], readings_of: Callable[..., Any]) -> Any:
+    return readings_of(script_files(SCHEMAS))
 
 
 def conditions(found: dict[str, Any]) -> list[tuple[str, str, Any]]:
@@ -104,9 +83,9 @@ VERBS = [
 
 @pytest.mark.parametrize(("schema", "question", "field", "value"), CUE_VALUES + FLAGS + VERBS)
 def test_words_read_as_tests(
-    domains: dict[str, Domain], schema: str, question: str, field: str, value: object
+    readings: Any, schema: str, question: str, field: str, value: object
 ) -> None:
-    found = dsl(domains, schema, question)
+    found = readings.dsl(schema, question)
     assert (field, "=", value) in conditions(found)
     assert "orders" not in found and "limit" not in found
 
@@ -125,10 +104,8 @@ def test_words_read_as_tests(
         ("league", "the names of the players and the names of their rivals"),
     ],
 )
-def test_partial_readings_are_refused(
-    domains: dict[str, Domain], schema: str, question: str
-) -> None:
-    refused(domains, schema, question)
+def test_partial_readings_are_refused(readings: Any, schema: str, question: str) -> None:
+    readings.refused(schema, question)
 
 
 @pytest.mark.parametrize(
@@ -141,9 +118,9 @@ def test_partial_readings_are_refused(
     ],
 )
 def test_columns_of_the_linked_row_are_shown(
-    domains: dict[str, Domain], schema: str, question: str, shown: str
+    readings: Any, schema: str, question: str, shown: str
 ) -> None:
-    assert shown in dsl(domains, schema, question)["select"]
+    assert shown in readings.dsl(schema, question)["select"]
 
 
 @pytest.mark.parametrize(
@@ -163,6 +140,6 @@ def test_columns_of_the_linked_row_are_shown(
     ],
 )
 def test_negations_of_related_rows_stay_with_their_test(
-    domains: dict[str, Domain], schema: str, question: str, kinds: list[str]
+    readings: Any, schema: str, question: str, kinds: list[str]
 ) -> None:
-    assert [j["type"] for j in dsl(domains, schema, question)["joins"]] == kinds
+    assert [j["type"] for j in readings.dsl(schema, question)["joins"]] == kinds
