@@ -236,9 +236,10 @@ class KBCollection:
         query = unit(vector)
         if not config.feedback_docs or config.fusion == "lexical":
             return dense, query
-        # The vectors asked for here, in one call: the lexical candidates' (for their
-        # similarity) and the best dense ones' (most often the fused best).
-        lexical.vectors([*lexical.missing(dense), *dense.ids[: config.feedback_docs]])
+        # The vectors asked for here, in one call: the lexical candidates' (for the similarity
+        # of those dense missed) and the best dense ones' (the fused best are almost always
+        # among them).
+        lexical.vectors([*lexical.ranking.ids, *dense.ids[: config.feedback_docs]])
         both = lexical.complete(dense, query)
         lexical.query_similarities = dict(zip(both.dense.ids, both.dense.scores, strict=True))
         top = [id_ for id_, _ in fuse(both.dense, both.lexical, config)[: config.feedback_docs]]

@@ -40,6 +40,32 @@ def test_a_saved_index_scores_as_the_one_built_in_memory(tmp_path: Path, prf_doc
     assert [loaded.ids.row(i) for i in ("a1", "e5", "zz")] == [0, 4, None]
 
 
+@pytest.mark.parametrize("saved", [True, False], ids=["saved", "in-memory"])
+def test_rows_are_found_at_once_for_unsorted_ids_of_any_length(tmp_path: Path, saved: bool) -> None:
+    rng = np.random.default_rng(3)
+    ids = [f"{rng.integers(1 << 60):x}" for _ in range(500)]  # unsorted, as content hashes are
+    index = LexicalIndex(ids, [["t"]] * len(ids))
+    if saved:
+        index.save(tmp_path)
+        index = LexicalIndex.load(tmp_path, lambda wanted: {})
+    asked = [ids[7], "absent", ids[0] + "0", ids[0][:-1], ids[-1], ""]
+    assert index.ids.rows(asked) == [7, None, None, None, len(ids) - 1, None]
+    assert all(index.ids.row(i) == n for n, i in enumerate(ids))
+    assert index.ids.rows([]) == []
+
+
+def test_an_index_saved_without_its_sorted_ids_still_opens(tmp_path: Path) -> None:
+    terms = {i: analyze(t) for i, t in TEXTS.items()}
+    built = LexicalIndex(list(reversed(terms)), list(reversed(terms.values())))
+    built.save(tmp_path)
+    for name in ("ids-sorted.npy", "ids-rows.npy"):  # what an earlier version saved lacked
+        (tmp_path / name).unlink()
+    loaded = LexicalIndex.load(tmp_path, lambda ids: {i: terms[i] for i in ids})
+    assert loaded.ids.rows(["a1", "e5", "zz"]) == [4, 0, None]
+    for query in QUERIES:
+        assert loaded.search(analyze(query), k=3) == built.search(analyze(query), k=3)
+
+
 def test_an_empty_index_saves_and_opens(tmp_path: Path) -> None:
     LexicalIndex([], []).save(tmp_path)
     assert LexicalIndex.load(tmp_path, lambda ids: {}).search(["x"], k=3) == ([], [])
