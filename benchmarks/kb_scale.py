@@ -445,7 +445,8 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> dict[str, dict[s
     if "server" in modes:
         database = scratch_database(args.store_url)
         if database is None:
-            rows["unified-search (server)" + suffix] = absent(f"no PostgreSQL at {args.store_url}")
+            for name in ("unified-search (server)", "unified-search (server, feedback off)"):
+                rows[name + suffix] = absent(f"no PostgreSQL at {args.store_url}")
         else:
             url, chroma = start_chroma(work / f"chroma-server-{size}")
             try:

@@ -101,6 +101,12 @@ def redis_url_if_up() -> str | None:
     return REDIS_URL if _reachable("127.0.0.1", 6379) else None
 
 
+@pytest.fixture(scope="session")
+def postgres_url_if_up() -> str | None:
+    """The local PostgreSQL server's URL, or ``None`` when none listens."""
+    return POSTGRES_URL if _reachable("127.0.0.1", 5432) else None
+
+
 CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
 
 

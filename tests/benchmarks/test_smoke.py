@@ -60,7 +60,7 @@ class Smoke:
 
     ``others`` maps each peer or baseline to the modules it needs: present among the
     systems when they are installed, under ``absent`` otherwise. Ours always run, but
-    for those in ``on_redis``, given the local Redis only when it is up. ``{pages}`` and
+    for those in ``on_redis`` and ``on_postgres``, given the local server only when it is up. ``{pages}`` and
     ``{work}`` in ``args`` become a tiny extraction dataset and a scratch folder.
     """
 
@@ -68,6 +68,7 @@ class Smoke:
     args: tuple[str, ...]
     others: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     on_redis: frozenset[str] = frozenset()
+    on_postgres: frozenset[str] = frozenset()
 
 
 #: The longest runs first: the others fit around them.
@@ -101,12 +102,15 @@ SMOKES = [
     Smoke("kb.py", ("--data", BEIR, "--split", "test", "--cache", "{work}"), KB_PEERS),
     Smoke(
         "kb_scale.py",
-        ("--chunks", "300", "--queries", "10", "--modes", "embedded", "--work", "{work}"),
+        ("--chunks", "300", "--queries", "10", "--work", "{work}"),
         {
             "chroma-dense [300 chunks]": ("chromadb",),
             "bm25s [300 chunks]": ("bm25s",),
             "langchain-ensemble [300 chunks]": ("langchain_community", "rank_bm25"),
         },
+        on_postgres=frozenset(
+            f"unified-search ({mode}) [300 chunks]" for mode in ("server", "server, feedback off")
+        ),
     ),
     Smoke(
         "throughput.py",
@@ -187,10 +191,13 @@ def installed(modules: tuple[str, ...]) -> bool:
 class Runs:
     """The smoke runs, started ``AT_ONCE`` at a time in order, each awaited by its test."""
 
-    def __init__(self, root: Path, env: dict[str, str], redis_url: str | None) -> None:
+    def __init__(
+        self, root: Path, env: dict[str, str], redis_url: str | None, postgres_url: str | None
+    ) -> None:
         self.root = root
         self.env = env
         self.redis_url = redis_url
+        self.postgres_url = postgres_url
         self.waiting = list(SMOKES)
         self.running: dict[str, subprocess.Popen[bytes]] = {}
         self.ended: dict[str, int] = {}
@@ -229,6 +236,8 @@ class Runs:
         args = [arg.format(**places) for arg in smoke.args]
         if smoke.on_redis and self.redis_url:
             args += ["--redis", self.redis_url]
+        if smoke.on_postgres and self.postgres_url:
+            args += ["--store-url", self.postgres_url]
         command = [sys.executable, str(BENCHMARKS / smoke.script), *args]
         with (folder / "stdout.txt").open("wb") as out, (folder / "stderr.txt").open("wb") as err:
             self.running[smoke.script] = subprocess.Popen(
@@ -255,12 +264,16 @@ def tiny_pages(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, redis_url_if_up: str | None) -> Iterator[Runs]:
+def runs(
+    tmp_path_factory: pytest.TempPathFactory,
+    redis_url_if_up: str | None,
+    postgres_url_if_up: str | None,
+) -> Iterator[Runs]:
     root = tmp_path_factory.mktemp("benchmarks")
     tiny_pages(root / "pages")
     env = {k: v for k, v in os.environ.items() if not k.startswith(ENVIRONMENT_PREFIXES)}
     env["UNIFIED_SEARCH_HOME"] = str(root / "home")  # never the user's data folder
-    made = Runs(root, env, redis_url_if_up)
+    made = Runs(root, env, redis_url_if_up, postgres_url_if_up)
     yield made
     made.close()
 
@@ -284,9 +297,12 @@ def test_the_benchmark_runs_on_a_tiny_input_and_writes_its_figures(
     assert all(isinstance(why, str) and why for why in absent.values()), absent
     assert any(name.startswith("unified-search (default)") for name in systems), list(systems)
     ours = [name for name in list(systems) + list(absent) if "unified-search" in name]
-    assert smoke.on_redis <= set(ours)
+    assert smoke.on_redis | smoke.on_postgres <= set(ours)
     not_run = {name for name in ours if name in absent}
-    assert not_run == (set() if runs.redis_url else smoke.on_redis), absent
+    missing = (set() if runs.redis_url else smoke.on_redis) | (
+        set() if runs.postgres_url else smoke.on_postgres
+    )
+    assert not_run == missing, absent
     others = {name for name in list(systems) + list(absent) if name not in ours}
     assert others == set(smoke.others)
     for name, modules in smoke.others.items():
