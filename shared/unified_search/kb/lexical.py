@@ -266,10 +266,15 @@ def top_k(
     ids: Sequence[str], scores: Scores, k: int, *, keep_zero: bool = False
 ) -> tuple[list[str], list[float]]:
     """The ``k`` best positive-scoring IDs (or all, with ``keep_zero``), ties broken by ID."""
-    positive = np.arange(len(scores)) if keep_zero else np.flatnonzero(scores > 0)
-    if len(positive) > k:
-        # Keep everything tied with the k-th score so the ID tie-break sees all of them.
-        kth = np.partition(scores[positive], len(positive) - k)[len(positive) - k]
-        positive = positive[scores[positive] >= kth]
-    order = sorted(positive.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
+    n = len(scores)
+    if k <= 0 or n == 0:
+        return [], []
+    # The k-th best score over all rows (one partition, no copy of the positive ones first);
+    # everything tied with it is kept so the ID tie-break sees all of them.
+    kth = np.partition(scores, n - k)[n - k] if n > k else scores.min()
+    if keep_zero:
+        chosen = np.flatnonzero(scores >= kth)
+    else:
+        chosen = np.flatnonzero(scores >= kth if kth > 0 else scores > 0)
+    order = sorted(chosen.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
     return [ids[i] for i in order], [float(scores[i]) for i in order]

@@ -54,6 +54,23 @@ def test_top_k_breaks_ties_by_id() -> None:
     assert top_k(["d", "a", "c", "b", "e"], scores, 3) == (["a", "b", "c"], [2.0, 1.0, 1.0])
 
 
+@pytest.mark.parametrize("keep_zero", [False, True])
+def test_top_k_matches_a_full_sort_on_scores_with_ties_and_zeros(keep_zero: bool) -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        n = int(rng.integers(0, 40))
+        # Few distinct values: many ties, and zeros in most arrays.
+        scores = rng.choice([0.0, 0.0, 0.5, 1.0, 1.5, 2.0], size=n).astype(np.float32)
+        ids = [f"{rng.integers(1000):03d}-{i}" for i in range(n)]
+        k = int(rng.integers(0, n + 3))
+        kept = [i for i in range(n) if keep_zero or scores[i] > 0]
+        expected = sorted(kept, key=lambda i: (-float(scores[i]), ids[i]))[:k]
+        assert top_k(ids, scores, k, keep_zero=keep_zero) == (
+            [ids[i] for i in expected],
+            [float(scores[i]) for i in expected],
+        ), (trial, scores.tolist(), k)
+
+
 def test_default_convex_fusion_scales_by_the_best_score() -> None:
     # Cosines all close: min-max would stretch 0.62 vs 0.6 into 1 vs 0; max keeps them close.
     dense = Ranking(["a", "b"], [0.62, 0.6])
