@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from unified_search.contract.delegates import Delegates
 from unified_search.contract.handler import SearchContext
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb.chunking import Document
+from unified_search.kb.collection import unit
 from unified_search.kb.handler import KBHandler
 from unified_search.types import SearchRequest
 
@@ -334,6 +336,53 @@ async def test_exact_in_memory_dense_search_matches_chroma(
         assert [i.document_id for i in exact.items] == [i.document_id for i in hnsw.items]
         for a, b in zip(exact.items, hnsw.items, strict=True):
             assert a.metadata["similarity"] == pytest.approx(b.metadata["similarity"], abs=1e-4)
+
+
+async def test_a_collection_searched_through_chroma_ranks_as_the_exact_search(
+    kb: KBHandler, config: SearchConfig
+) -> None:
+    """Chroma's path asks it for some vectors and reuses the first fusion's similarities:
+    rankings, fused scores and similarities match the exact path over every vector."""
+    words = [
+        "river",
+        "bank",
+        "loan",
+        "interest",
+        "water",
+        "flood",
+        "credit",
+        "stone",
+        "bridge",
+        "rate",
+        "fish",
+        "boat",
+    ]
+    rng = random.Random(4)
+    docs = [
+        {
+            "id": f"d{n}",
+            "title": " ".join(rng.sample(words, 2)),
+            "text": " ".join(rng.choices(words, k=12)),
+        }
+        for n in range(150)
+    ]
+    await kb.aadd_documents("many", docs)
+    via_chroma = config.merged({"kb": {"hybrid": {"exact_limit": 0}}})
+    coll = await kb._collection("many")
+    for query in ("river bank", "loan interest rate", "stone bridge over water", "fish"):
+        asked = req(query, threshold=0.0, collections=["many"], limit=10)
+        exact = await kb.asearch(asked, SearchContext(config=config, request_id="a"))
+        hnsw = await kb.asearch(asked, SearchContext(config=via_chroma, request_id="b"))
+        assert [i.document_id for i in exact.items] == [i.document_id for i in hnsw.items], query
+        for a, b in zip(exact.items, hnsw.items, strict=True):
+            assert a.score == pytest.approx(b.score, abs=1e-4)
+            assert a.metadata["similarity"] == pytest.approx(b.metadata["similarity"], abs=1e-4)
+        # The similarity reported is to the query's own vector (not the one feedback moved).
+        held = coll.vectors([i.metadata["chunk_id"] for i in hnsw.items])
+        mine = unit(kb.embedding([query])[0])
+        for item in hnsw.items:
+            cosine = min(1.0, max(0.0, float(held[item.metadata["chunk_id"]] @ mine)))
+            assert item.metadata["similarity"] == pytest.approx(cosine, abs=1e-5)
 
 
 async def test_unnormalised_vectors_still_give_cosine_in_0_1(
