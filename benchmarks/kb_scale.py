@@ -14,7 +14,8 @@ everything but the model. For each size and system:
 - ``p50_ms`` / ``p99_ms`` at concurrency 1 and 10 (``c1_``, ``c10_``), query embedding
   included, in that same process after the first search;
 - ``rss_mb``: that process's resident memory after its searches (mapped index pages count
-  while they are resident: they are shared by every process mapping them);
+  while they are resident, though every process mapping them shares them); ``uss_mb``: the
+  part no other process could share, what each more worker costs;
 - ``disk_kb_per_chunk``: what the collection takes on disk (the Chroma server's folder and
   the database's tables in server mode).
 
@@ -155,8 +156,11 @@ def probe(spec: dict[str, Any]) -> dict[str, float]:
         times = timed(search, queries, concurrency)
         figures[f"c{concurrency}_p50_ms"] = statistics.median(times) * 1000
         figures[f"c{concurrency}_p99_ms"] = float(np.percentile(times, 99)) * 1000
-    # The resident set now (the peak would be the parent's: Linux keeps it across exec).
-    figures["rss_mb"] = psutil.Process().memory_info().rss / 1024 / 1024
+    # The resident set now (the peak would be the parent's: Linux keeps it across exec), and
+    # the part of it no other process could share (mapped index pages excluded).
+    memory = psutil.Process().memory_full_info()
+    figures["rss_mb"] = memory.rss / 1024 / 1024
+    figures["uss_mb"] = memory.uss / 1024 / 1024
     return figures
 
 
@@ -572,6 +576,7 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
         ("c10_p50_ms", "p50 c10", "{:.1f}"),
         ("c10_p99_ms", "p99 c10", "{:.1f}"),
         ("rss_mb", "RSS MB", "{:,.0f}"),
+        ("uss_mb", "own MB", "{:,.0f}"),
         ("disk_kb_per_chunk", "KB/chunk", "{:.2f}"),
     ]
     lines = [
