@@ -13,6 +13,7 @@ delegate (any registered callable, or an MCP tool) can replace it; it receives
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -126,14 +127,16 @@ def _acronyms(text: str) -> list[str]:
 def _phrases(text: str, min_count: int = 2) -> list[str]:
     words = _WORD.findall(text.lower())
     content = [len(w) > 2 and w not in _STOP for w in words]  # judged once per word
-    pair = [a and b for a, b in itertools.pairwise(content)]
-    counts = Counter(f"{a} {b}" for a, b, ok in zip(words, words[1:], pair, strict=False) if ok)
-    counts.update(
-        f"{a} {b} {c}"
-        for a, b, c, ok, ok_next in zip(words, words[1:], words[2:], pair, pair[1:], strict=False)
-        if ok and ok_next
-    )
-    return [p for p, c in counts.items() if c >= min_count]
+    pair = list(map(operator.and_, content, content[1:]))
+    counts = Counter(itertools.compress(itertools.pairwise(words), pair))
+    repeated = {p for p, c in counts.items() if c >= min_count}
+    found = [" ".join(p) for p in counts if p in repeated]
+    if repeated:  # three words repeat only where both their pairs do: most texts stop here
+        consecutive = itertools.pairwise(itertools.pairwise(words))
+        both = [a in repeated and b in repeated for a, b in consecutive]
+        triples = Counter(itertools.compress(zip(words, words[1:], words[2:], strict=False), both))
+        found += [" ".join(t) for t, c in triples.items() if c >= min_count]
+    return found
 
 
 def _unique(entities: list[Entity]) -> list[Entity]:
