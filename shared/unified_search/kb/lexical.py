@@ -144,7 +144,7 @@ class LexicalIndex:
         self, ids: Sequence[str], terms: Sequence[list[str]], *, k1: float = 0.9, b: float = 0.4
     ) -> None:
         self.ids = ChunkIds.of(ids)
-        held = {id_: list(t) for id_, t in zip(ids, terms, strict=True)}
+        held = dict(zip(ids, terms, strict=True))  # the caller's lists, not copies of them
         self._terms_of: TermsOf = lambda wanted: {i: held[i] for i in wanted if i in held}
         self._bm25: Any = None
         if len(self.ids):
