@@ -88,6 +88,9 @@ def chunk_id(document_id: str, text: str, stored_with: str = "") -> str:
 
 def token_windows(text: str, size: int, overlap: int) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` character spans of windows of ``size`` tokens overlapping by ``overlap``."""
+    if len(text) <= size and len(text.encode()) <= size:  # a token holds a byte at least
+        yield 0, len(text)
+        return
     tokens = encoding().encode(text, disallowed_special=())
     if len(tokens) <= size:
         yield 0, len(text)

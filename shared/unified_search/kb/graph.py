@@ -125,15 +125,22 @@ def _acronyms(text: str) -> list[str]:
 
 def _phrases(text: str, min_count: int = 2) -> list[str]:
     words = _WORD.findall(text.lower())
-    content = [len(w) > 2 and w not in _STOP for w in words]  # judged once per word
-    pair = [a and b for a, b in itertools.pairwise(content)]
-    counts = Counter(f"{a} {b}" for a, b, ok in zip(words, words[1:], pair, strict=False) if ok)
-    counts.update(
-        f"{a} {b} {c}"
-        for a, b, c, ok, ok_next in zip(words, words[1:], words[2:], pair, pair[1:], strict=False)
-        if ok and ok_next
-    )
-    return [p for p, c in counts.items() if c >= min_count]
+    counts = Counter(itertools.pairwise(words))
+    # Only the few repeated pairs are judged: content words both (not stop words, not short).
+    repeated = {
+        p: None for p, c in counts.items() if c >= min_count and _content(p[0]) and _content(p[1])
+    }
+    found = [" ".join(p) for p in repeated]
+    if repeated:  # three words repeat only where both their pairs do: most texts stop here
+        consecutive = itertools.pairwise(itertools.pairwise(words))
+        both = [a in repeated and b in repeated for a, b in consecutive]
+        triples = Counter(itertools.compress(zip(words, words[1:], words[2:], strict=False), both))
+        found += [" ".join(t) for t, c in triples.items() if c >= min_count]
+    return found
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in _STOP
 
 
 def _unique(entities: list[Entity]) -> list[Entity]:

@@ -234,6 +234,7 @@ class Writer:
         """Chunks written so far."""
         self.failed: dict[str, str] = {}
         """Documents the model failed on, with the reason: none of their chunks is kept."""
+        self._in_flight: _InFlight | None = None
 
     async def write(self, chunks: Sequence[Chunk]) -> None:
         """Embed and store ``chunks``; on cancellation the embedded ones are stored first."""
@@ -256,9 +257,15 @@ class Writer:
                     await self._flush(batch, settled)
                     written = time.monotonic()
                 await self._report(settled, total)
+            await self._drain()
+            await self._report(settled, total)  # the last batch is stored now
         except asyncio.CancelledError:
             await self._flush(pending, settled)
+            await self._drain()
             await self._report(settled, total)
+            raise
+        except BaseException:
+            await self._abandon()
             raise
         await self._forget_failed(chunks)
 
@@ -299,20 +306,31 @@ class Writer:
         await report(self.progress, IngestProgress("embedding", embedded, total, self.written))
 
     async def _flush(self, batch: list[tuple[Chunk, list[float]]], settled: int) -> None:
-        """Write ``batch`` to completion, even when the caller is being cancelled meanwhile.
+        """Start writing ``batch``, and wait until the batch before it is written.
 
-        ``settled``: how many chunks from the first are then written or left out.
+        ``settled``: how many chunks from the first are written or left out once it lands.
+        Two batches are in flight at most: while one's rows go to the side store, the next
+        one's vectors go to Chroma, and the model embeds the batch after (a Chroma server
+        is never left waiting for this process). Each write runs to completion even when
+        the caller is being cancelled meanwhile.
         """
         batch = [(c, v) for c, v in batch if c.document_id not in self.failed]
-        if batch:
-            task = asyncio.ensure_future(self._store(batch))
-            try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                await task  # the rows are on their way: let them land, then stop
-                self._count(len(batch), settled)
-                raise
-        self._count(len(batch), settled)
+        before = self._in_flight
+        vectors = asyncio.ensure_future(self._add_vectors(batch, before))
+        landed = asyncio.ensure_future(self._store(batch, settled, vectors, before))
+        self._in_flight = _InFlight(vectors, landed)
+        if before is not None:
+            await _finished(before.landed)
+
+    async def _drain(self) -> None:
+        """Wait until every batch started is written."""
+        if self._in_flight is not None:
+            await _finished(self._in_flight.landed)
+
+    async def _abandon(self) -> None:
+        """After a failure: let the writes in flight end; their own outcome is beside the point."""
+        if self._in_flight is not None:
+            await asyncio.gather(self._in_flight.landed, return_exceptions=True)
 
     def _count(self, written: int, settled: int) -> None:
         self.written += written
@@ -320,24 +338,63 @@ class Writer:
         if self.stored is not None:
             self.stored(self.done)
 
-    async def _store(self, pending: list[tuple[Chunk, list[float]]]) -> None:
-        """Write vectors to Chroma while the side-store rows and the graph are prepared.
+    async def _add_vectors(
+        self, batch: list[tuple[Chunk, list[float]]], before: _InFlight | None
+    ) -> None:
+        """Write the vectors of ``batch`` to Chroma once those of the batch before are there."""
+        if before is not None:
+            await before.vectors
+        if batch:
+            await asyncio.to_thread(
+                self.coll.add_vectors,
+                [c.id for c, _ in batch],
+                [c.chroma_metadata() for c, _ in batch],
+                [v for _, v in batch],
+            )
 
-        The side store is written last, in one transaction, so a failed Chroma write
-        leaves no half row there.
+    async def _store(
+        self,
+        batch: list[tuple[Chunk, list[float]]],
+        settled: int,
+        vectors: Awaitable[None],
+        before: _InFlight | None,
+    ) -> None:
+        """Prepare the side-store rows and the graph while Chroma writes, then store them.
+
+        The side store is written after Chroma and after the batch before, in one
+        transaction, so a failed Chroma write leaves no half row there.
         """
-        chunks = [c for c, _ in pending]
-        written = asyncio.to_thread(
-            self.coll.add_vectors,
-            [c.id for c in chunks],
-            [c.chroma_metadata() for c in chunks],
-            [v for _, v in pending],
-        )
-        rows = asyncio.to_thread(lambda: [stored(c, self.boost) for c in chunks])
-        graphs = self.extractor(chunks) if self.extractor is not None else _no_graphs(chunks)
-        _, prepared, found = await asyncio.gather(written, rows, graphs)
-        items = [(c.id, g) for c, g in zip(chunks, found, strict=True) if g.entities or g.relations]
-        await asyncio.to_thread(self.coll.side.add_chunks, prepared, items)
+        chunks = [c for c, _ in batch]
+        if chunks:
+            rows = asyncio.to_thread(lambda: [stored(c, self.boost) for c in chunks])
+            graphs = self.extractor(chunks) if self.extractor is not None else _no_graphs(chunks)
+            prepared, found = await asyncio.gather(rows, graphs)
+        await vectors
+        if before is not None:
+            await before.landed
+        if chunks:
+            items = [
+                (c.id, g) for c, g in zip(chunks, found, strict=True) if g.entities or g.relations
+            ]
+            await asyncio.to_thread(self.coll.side.add_chunks, prepared, items)
+        self._count(len(chunks), settled)
+
+
+@dataclass(frozen=True)
+class _InFlight:
+    """A batch being written: its Chroma write, and the whole of it (side store included)."""
+
+    vectors: asyncio.Future[None]
+    landed: asyncio.Future[None]
+
+
+async def _finished(write: asyncio.Future[None]) -> None:
+    """Wait for ``write``; cancelled meanwhile, still wait for it (its rows are on their way)."""
+    try:
+        await asyncio.shield(write)
+    except asyncio.CancelledError:
+        await write
+        raise
 
 
 async def _no_graphs(chunks: Sequence[Chunk]) -> list[Extraction]:

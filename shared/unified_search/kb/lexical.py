@@ -11,6 +11,7 @@ documents to the query (RM3-like, weighted below the query's own terms).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import warnings
@@ -46,16 +47,18 @@ def _bm25s() -> Any:
 def analyze(text: str) -> list[str]:
     """Split ``text`` into the stemmed, stop-word-free terms the index holds."""
     global _STEMS
-    stop = _stop_words()
-    words = [w for w in _TOKEN.findall(text.lower()) if w not in stop]
+    # Whole lists go through C-level ``filterfalse``, ``set`` and ``map``: per word, Python
+    # does nothing (this runs over every word of every chunk indexed).
+    words = list(itertools.filterfalse(_stop_words().__contains__, _TOKEN.findall(text.lower())))
     table = _STEMS  # this call's table: another thread may start a new one meanwhile
-    new = list({w for w in words if w not in table})
+    new = set(words).difference(table)
     if new:
         if len(table) > MAX_STEMS:
             _STEMS = table = {}
-            new = list(set(words))
-        table.update(zip(new, _stemmer().stemWords(new), strict=True))
-    return [table[w] for w in words]
+            new = set(words)
+        unseen = list(new)
+        table.update(zip(unseen, _stemmer().stemWords(unseen), strict=True))
+    return list(map(table.__getitem__, words))
 
 
 #: Stems of the words seen so far: a dictionary look-up per word, the stemmer once per new
@@ -168,7 +171,7 @@ class LexicalIndex:
         self, ids: Sequence[str], terms: Sequence[list[str]], *, k1: float = 0.9, b: float = 0.4
     ) -> None:
         self.ids = ChunkIds.of(ids)
-        held = {id_: list(t) for id_, t in zip(ids, terms, strict=True)}
+        held = dict(zip(ids, terms, strict=True))  # the caller's lists, not copies of them
         self._terms_of: TermsOf = lambda wanted: {i: held[i] for i in wanted if i in held}
         self._bm25: Any = None
         if len(self.ids):

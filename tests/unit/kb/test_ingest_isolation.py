@@ -11,6 +11,7 @@ from unified_search.config import SearchConfig
 from unified_search.errors import ErrorCode, SearchError
 from unified_search.kb import ingest
 from unified_search.kb.chunking import as_document
+from unified_search.kb.collection import KBCollection
 from unified_search.kb.handler import KBHandler
 
 
@@ -135,3 +136,30 @@ async def test_a_collection_dropped_while_it_is_indexed_stops_the_run_as_not_fou
         await other.aclose()
     assert caught.value.code is ErrorCode.NOT_FOUND
     assert caught.value.message.startswith("collection 'doomed' was dropped while it was being")
+
+
+async def test_a_failed_chroma_write_stops_the_run_with_no_side_row_beyond_chroma(
+    config: SearchConfig, make_embedding: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches are written two at a time; the side store still only holds what Chroma holds."""
+    monkeypatch.setattr(ingest, "EMBED_GROUP", 2)
+    monkeypatch.setattr(ingest, "WRITE_BATCH", 2)
+    written: list[list[str]] = []
+    add_vectors = KBCollection.add_vectors
+
+    def failing_second(self: KBCollection, ids: Any, metadatas: Any, vectors: Any) -> None:
+        if len(written) == 1:
+            raise RuntimeError("chroma went away")
+        written.append(list(ids))
+        add_vectors(self, ids, metadatas, vectors)
+
+    monkeypatch.setattr(KBCollection, "add_vectors", failing_second)
+    kb = KBHandler.from_config(config, embedding=make_embedding())
+    try:
+        with pytest.raises(RuntimeError, match="chroma went away"):
+            await kb.aadd_documents("iso", [f"Passage {n} about batteries." for n in range(8)])
+        coll = await kb._collection("iso")
+        side = coll.side.chunk_ids()
+    finally:
+        await kb.aclose()
+    assert side == set(written[0])
