@@ -25,7 +25,8 @@ Systems: ``unified-search (default)`` (embedded: Chroma and SQLite files),
 ``--store-url``, in a database of its own it drops afterwards), and that collection searched
 with dense feedback off (``unified-search (server, feedback off)``: what the feedback's second
 Chroma query costs); peers doing the same work:
-``chroma-dense`` (plain Chroma dense query, embedded), ``bm25s`` (BM25 alone, its index
+``chroma-dense`` (plain Chroma dense query, embedded), ``chroma-server-dense`` (the same
+query of a Chroma server this script starts, beside server mode), ``bm25s`` (BM25 alone, its index
 saved and memory-mapped), ``langchain-ensemble`` (``EnsembleRetriever`` of LangChain's
 ``BM25Retriever`` and ``langchain_chroma.Chroma``, built in memory as its users do; run up to
 100,000 chunks: its BM25 scores every chunk in Python). A peer whose package is missing, or
@@ -213,13 +214,20 @@ def open_ours(spec: dict[str, Any]) -> Callable[[str], Any]:
     return search
 
 
-def open_chroma(spec: dict[str, Any]) -> Callable[[str], Any]:
+def chroma_client(where: str) -> Any:
+    """A Chroma client of the server at URL ``where``, or of the embedded files in folder ``where``."""
     import chromadb
+    from chromadb.config import Settings
 
-    client = chromadb.PersistentClient(
-        path=spec["path"], settings=chromadb.config.Settings(anonymized_telemetry=False)
-    )
-    collection = client.get_collection("scale", embedding_function=None)
+    settings = Settings(anonymized_telemetry=False)
+    if where.startswith("http://"):
+        host, port = where.removeprefix("http://").split(":")
+        return chromadb.HttpClient(host=host, port=int(port), settings=settings)
+    return chromadb.PersistentClient(path=where, settings=settings)
+
+
+def open_chroma(spec: dict[str, Any]) -> Callable[[str], Any]:
+    collection = chroma_client(spec["path"]).get_collection("scale", embedding_function=None)
     embed = embedding(spec)
     return lambda q: collection.query(query_embeddings=embed.vectors([q]), n_results=10)
 
@@ -298,12 +306,8 @@ def index_ours(corpus: Corpus, profile: dict[str, Any]) -> float:
     return asyncio.run(run())
 
 
-def index_chroma(corpus: Corpus, path: str) -> float:
-    import chromadb
-
-    client = chromadb.PersistentClient(
-        path=path, settings=chromadb.config.Settings(anonymized_telemetry=False)
-    )
+def index_chroma(corpus: Corpus, where: str) -> float:
+    client = chroma_client(where)
     collection = client.create_collection(
         "scale", embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
     )
@@ -522,6 +526,21 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> dict[str, dict[s
             record(name, index_s, spec, lambda at=path: folder_bytes(at))  # type: ignore[misc]
         except ImportError as exc:
             rows[name + suffix] = absent(f"not installed: {exc.name or exc}")
+    if "server" in modes:  # the floor of server mode: one plain query of a Chroma server
+        folder = work / f"chroma-server-dense-{size}"
+        try:
+            url, chroma = start_chroma(folder)
+        except (ImportError, OSError) as exc:  # chromadb, or its server command, missing
+            rows["chroma-server-dense" + suffix] = absent(f"no Chroma server: {exc}")
+            return rows
+        try:
+            spec = {"system": "chroma", "path": url}
+            record(
+                "chroma-server-dense", index_chroma(corpus, url), spec, lambda: folder_bytes(folder)
+            )
+        finally:
+            chroma.terminate()
+            chroma.wait()
     return rows
 
 

@@ -105,6 +105,7 @@ SMOKES = [
         ("--chunks", "300", "--queries", "10", "--work", "{work}"),
         {
             "chroma-dense [300 chunks]": ("chromadb",),
+            "chroma-server-dense [300 chunks]": ("chromadb",),
             "bm25s [300 chunks]": ("bm25s",),
             "langchain-ensemble [300 chunks]": ("langchain_community", "rank_bm25"),
         },
