@@ -16,7 +16,8 @@ everything but the model. For each size and system:
   included, in that same process after the first search;
 - ``rss_mb``: that process's resident memory after its searches (mapped index pages count
   while they are resident, though every process mapping them shares them); ``uss_mb``: the
-  part no other process could share, what each more worker costs;
+  pages no other process maps (a lone search process's mapped index pages included: a second
+  worker mapping the same index would share them);
 - ``disk_kb_per_chunk``: what the collection takes on disk (the Chroma server's folder and
   the database's tables in server mode).
 
@@ -173,7 +174,7 @@ def probe(spec: dict[str, Any]) -> dict[str, float]:
         figures[f"c{concurrency}_p50_ms"] = statistics.median(times) * 1000
         figures[f"c{concurrency}_p99_ms"] = float(np.percentile(times, 99)) * 1000
     # The resident set now (the peak would be the parent's: Linux keeps it across exec), and
-    # the part of it no other process could share (mapped index pages excluded).
+    # the part of it no other process maps.
     memory = psutil.Process().memory_full_info()
     figures["rss_mb"] = memory.rss / 1024 / 1024
     figures["uss_mb"] = memory.uss / 1024 / 1024
@@ -619,7 +620,7 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
         ("c10_p50_ms", "p50 c10", "{:.1f}"),
         ("c10_p99_ms", "p99 c10", "{:.1f}"),
         ("rss_mb", "RSS MB", "{:,.0f}"),
-        ("uss_mb", "own MB", "{:,.0f}"),
+        ("uss_mb", "USS MB", "{:,.0f}"),
         ("disk_kb_per_chunk", "KB/chunk", "{:.2f}"),
     ]
     lines = [
