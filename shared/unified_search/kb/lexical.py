@@ -14,6 +14,7 @@ import functools
 import itertools
 import math
 import re
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -85,6 +86,8 @@ def _title_terms(title: str) -> tuple[str, ...]:
 
 
 _IDS = "ids.npy"
+#: Held while a saved index is opened (see ``LexicalIndex.load``).
+_OPENING = threading.Lock()
 _SORTED = "ids-sorted.npy"
 _ROWS = "ids-rows.npy"
 
@@ -181,13 +184,20 @@ class LexicalIndex:
 
     @classmethod
     def load(cls, folder: Path, terms_of: TermsOf) -> LexicalIndex:
-        """Open the index saved in ``folder``, memory-mapped: nothing is rebuilt."""
+        """Open the index saved in ``folder``, memory-mapped: nothing is rebuilt.
+
+        One index opens at a time in a process: ``np.load`` reads each array's header with
+        ``ast.literal_eval``, which CPython 3.11 could not run in two threads at once
+        (``SystemError: AST constructor recursion depth mismatch`` when two collections of
+        one search opened together).
+        """
         index = cls.__new__(cls)
-        index.ids = ChunkIds.load(folder)
         index._terms_of = terms_of
         index._bm25 = None
-        if len(index.ids):
-            index._bm25 = _bm25s().BM25.load(folder, mmap=True, show_progress=False)
+        with _OPENING:
+            index.ids = ChunkIds.load(folder)
+            if len(index.ids):
+                index._bm25 = _bm25s().BM25.load(folder, mmap=True, show_progress=False)
         return index
 
     def save(self, folder: Path) -> None:
