@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -114,6 +114,43 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _serve_environment(home: Path, **extra: str) -> dict[str, str]:
+    """This environment without our settings, with ``home`` as the data folder."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("UNIFIED_SEARCH_")}
+    return {**clean, "UNIFIED_SEARCH_HOME": str(home), **extra}
+
+
+def _wait_until_serving(port: int, server: subprocess.Popen[str]) -> None:
+    """Return once ``server`` answers HTTP on ``port``; fail with its errors if it stops."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.stderr.read() if server.stderr else "stopped"
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+            return
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise AssertionError("the server did not start")
+
+
+@pytest.fixture(scope="session")
+def free_port() -> Callable[[], int]:
+    """A free loopback port, each call (test modules cannot import conftest)."""
+    return _free_port
+
+
+@pytest.fixture(scope="session")
+def serve_environment() -> Callable[..., dict[str, str]]:
+    """The environment of a ``serve`` process: ``serve_environment(home, **extra)``."""
+    return _serve_environment
+
+
+@pytest.fixture(scope="session")
+def wait_until_serving() -> Callable[[int, subprocess.Popen[str]], None]:
+    """Wait for a started ``serve`` process: ``wait_until_serving(port, server)``."""
+    return _wait_until_serving
 
 
 @pytest.fixture

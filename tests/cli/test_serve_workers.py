@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import socket
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -21,24 +19,6 @@ QUESTIONS = [
     "products in the books category",
     "customers from Germany",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(port: int, server: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "the server stopped"
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/chat/x/request/x/references", timeout=5)
-            return
-        except httpx.TransportError:
-            time.sleep(0.2)
-    raise AssertionError("the server did not start")
 
 
 async def ask_everything(port: int) -> list[dict[str, object]]:
@@ -62,25 +42,26 @@ async def ask_everything(port: int) -> list[dict[str, object]]:
         return answers
 
 
-def test_two_workers_share_the_store_and_the_numbering(tmp_path: Path) -> None:
+def test_two_workers_share_the_store_and_the_numbering(
+    tmp_path: Path,
+    free_port: Callable[[], int],
+    serve_environment: Callable[..., dict[str, str]],
+    wait_until_serving: Callable[[int, subprocess.Popen[str]], None],
+) -> None:
     shop = build_shop_database(str(tmp_path / "shop.db"))
     config = tmp_path / "search.yml"
     config.write_text(f"db:\n  url: sqlite:///{shop}\n")
     port = free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("UNIFIED_SEARCH_")},
-        "UNIFIED_SEARCH_HOME": str(tmp_path / "home"),
-    }
     command = [sys.executable, "-m", "unified_search.cli", "serve", "--workers", "2"]
     server = subprocess.Popen(
         [*command, "--port", str(port), "--config", str(config)],
-        env=env,
+        env=serve_environment(tmp_path / "home"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        wait_for(port, server)
+        wait_until_serving(port, server)
         answers = asyncio.run(ask_everything(port))
     finally:
         server.terminate()

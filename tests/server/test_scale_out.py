@@ -7,13 +7,10 @@ showed resolves on the other, the knowledge base answers the same, the web cache
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,39 +48,15 @@ def database(postgres_url: str) -> Iterator[str]:
     admin.dispose()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start(config: Path, home: Path) -> tuple[int, subprocess.Popen[str]]:
-    port = free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("UNIFIED_SEARCH_")},
-        "UNIFIED_SEARCH_HOME": str(home),
-    }
+def start(config: Path, port: int, env: dict[str, str]) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "unified_search.cli", "serve", "--port", str(port)]
-    server = subprocess.Popen(
+    return subprocess.Popen(
         [*command, "--config", str(config)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
-    return port, server
-
-
-def wait_for(port: int, server: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        assert server.poll() is None, server.communicate()[1]
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/cache", timeout=5)
-            return
-        except httpx.TransportError:
-            time.sleep(0.2)
-    raise AssertionError("the server did not start")
 
 
 async def ask(port: int, query: str) -> dict[str, Any]:
@@ -121,7 +94,13 @@ def reference(port: int, index: int) -> dict[str, Any]:
 
 
 def test_two_machines_serve_as_one(
-    tmp_path: Path, chroma_server: str, database: str, redis_url: str
+    tmp_path: Path,
+    chroma_server: str,
+    database: str,
+    redis_url: str,
+    free_port: Callable[[], int],
+    serve_environment: Callable[..., dict[str, str]],
+    wait_until_serving: Callable[[int, subprocess.Popen[str]], None],
 ) -> None:
     collection = f"team-{uuid.uuid4().hex[:8]}"
     prefix = f"scale-{uuid.uuid4().hex[:8]}:"
@@ -139,10 +118,14 @@ def test_two_machines_serve_as_one(
     loaded = SearchConfig.load(config)
     asyncio.run(index(loaded, collection, DOCS))  # a third machine indexes
 
-    servers = [start(config, tmp_path / f"home-{name}") for name in "ab"]
+    ports = [free_port() for _ in "ab"]
+    servers = [
+        (port, start(config, port, serve_environment(tmp_path / f"home-{name}")))
+        for port, name in zip(ports, "ab", strict=True)
+    ]
     try:
         for port, server in servers:
-            wait_for(port, server)
+            wait_until_serving(port, server)
         (a, _), (b, _) = servers
         first = asyncio.run(ask(a, "how long does the battery last"))
         again = asyncio.run(ask(b, "how long does the battery last"))

@@ -3,12 +3,10 @@ and a stalled upload or stalled headers answered 408 and let go, over a real soc
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,48 +17,31 @@ TOKEN_ENV = "UNIFIED_SEARCH_API_TOKEN"
 TOKEN = "a-long-enough-test-token-4242"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("UNIFIED_SEARCH_")}
-    return {**clean, "UNIFIED_SEARCH_HOME": str(tmp_path / "home"), **extra}
-
-
-def serve(tmp_path: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+def serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "unified_search.cli", "serve", *args],
-        env=environment(tmp_path, **env),
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
 
 
-def wait_until_served(port: int, server: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        assert server.poll() is None, server.communicate()[1]
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("the server did not start")
-
-
 @pytest.fixture
-def running(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+def running(
+    tmp_path: Path,
+    free_port: Callable[[], int],
+    serve_environment: Callable[..., dict[str, str]],
+    wait_until_serving: Callable[[int, subprocess.Popen[str]], None],
+) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """A server on loopback with one-second header and body timeouts and a token."""
     config = tmp_path / "search.yml"
     config.write_text("server:\n  body_timeout: 1\n  header_timeout: 1\n")
     port = free_port()
-    server = serve(tmp_path, "--port", str(port), "--config", str(config), **{TOKEN_ENV: TOKEN})
+    env = serve_environment(tmp_path / "home", **{TOKEN_ENV: TOKEN})
+    server = serve(env, "--port", str(port), "--config", str(config))
     try:
-        wait_until_served(port, server)
+        wait_until_serving(port, server)
         yield port, server
     finally:
         server.terminate()
@@ -78,11 +59,18 @@ def running(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     ],
 )
 def test_serving_beyond_loopback_without_a_token_refuses_to_start(
-    tmp_path: Path, host: str, token: str | None, says: str
+    tmp_path: Path,
+    host: str,
+    token: str | None,
+    says: str,
+    free_port: Callable[[], int],
+    serve_environment: Callable[..., dict[str, str]],
 ) -> None:
     port = free_port()
-    env = {TOKEN_ENV: token} if token is not None else {}
-    server = serve(tmp_path, "--host", host, "--port", str(port), **env)
+    extra = {TOKEN_ENV: token} if token is not None else {}
+    server = serve(
+        serve_environment(tmp_path / "home", **extra), "--host", host, "--port", str(port)
+    )
     try:
         _, err = server.communicate(timeout=120)
     except subprocess.TimeoutExpired:  # it started serving: stop it, then fail
