@@ -86,10 +86,10 @@ def _title_terms(title: str) -> tuple[str, ...]:
 
 
 _IDS = "ids.npy"
-#: Held while a saved index is opened (see ``LexicalIndex.load``).
-_OPENING = threading.Lock()
 _SORTED = "ids-sorted.npy"
 _ROWS = "ids-rows.npy"
+#: Held while a saved index is opened (see ``LexicalIndex.load``).
+_OPENING = threading.Lock()
 
 
 class ChunkIds(Sequence[str]):
